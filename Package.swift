@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+// pingtxt hub. Swift 6 language mode; no packages beyond the toolchain.
+import PackageDescription
+
+let package = Package(
+    name: "pingtxt",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "pingtxt", targets: ["pingtxt"]),
+        .executable(name: "FuzzHTTPParser", targets: ["FuzzHTTPParser"]),
+    ],
+    targets: [
+        // C libraries and shims.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLinux"),
+        .target(name: "CShims", dependencies: ["CSQLite", "COpenSSL"]),
+
+        // Leaf modules.
+        .target(name: "Core", dependencies: ["CShims"]),
+        .target(name: "Crypto", dependencies: ["COpenSSL", "CShims", "Core"]),
+        .target(name: "HTTP", dependencies: ["Core", "CLinux", "CShims"]),
+        .target(name: "Store", dependencies: ["CSQLite", "CShims", "Core"]),
+        .target(name: "Config", dependencies: ["Core"]),
+
+        // Domain.
+        .target(name: "Auth", dependencies: ["Core", "Crypto", "Store"]),
+
+        // Surface.
+        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto"]),
+        .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core"]),
+        .executableTarget(name: "FuzzHTTPParser", dependencies: ["HTTP"]),
+
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Core"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config"]),
+        .testTarget(name: "AuthTests", dependencies: ["Auth", "Crypto", "Store", "Core"]),
+        .testTarget(name: "APITests", dependencies: ["API", "HTTP", "Core", "Crypto"]),
+    ]
+)

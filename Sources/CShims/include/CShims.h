@@ -1,0 +1,46 @@
+// Wrappers for C macros and GNU-only calls that Swift cannot import directly.
+// This header only declares functions; the .c file defines _GNU_SOURCE so the
+// module maps never disagree about glibc's types.
+#ifndef PINGTXT_CSHIMS_H
+#define PINGTXT_CSHIMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+typedef struct ssl_st SSL;
+typedef struct ssl_ctx_st SSL_CTX;
+typedef void (*pt_sqlite_destructor)(void *);
+
+/// accept4(2) with flags (SOCK_NONBLOCK | SOCK_CLOEXEC).
+int pt_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
+
+/// Names the calling thread (visible in top/ps); truncated to 15 bytes.
+void pt_set_thread_name(const char *name);
+
+/// The calling thread's id, for log lines.
+long pt_gettid(void);
+
+/// SQLITE_TRANSIENT: SQLite copies the bound buffer before returning.
+pt_sqlite_destructor pt_sqlite_transient(void);
+
+/// SSL_set_tlsext_host_name (a macro): sets SNI.
+long pt_ssl_set_tlsext_host_name(SSL *ssl, const char *name);
+
+/// SSL_CTX_set_min_proto_version (a macro).
+long pt_ssl_ctx_set_min_proto_version(SSL_CTX *ctx, int version);
+
+/// OPENSSL_free (a macro).
+void pt_openssl_free(void *ptr);
+
+/// Blocks SIGINT, SIGTERM, SIGHUP and SIGPIPE in the calling thread (threads
+/// created afterwards inherit the mask), so only sigwait sees them.
+int pt_block_signals(void);
+
+/// Waits for SIGINT, SIGTERM or SIGHUP; returns the signal number.
+int pt_wait_signal(void);
+
+/// Ignores SIGPIPE process-wide (writes to closed sockets return EPIPE).
+void pt_ignore_sigpipe(void);
+
+#endif

@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// One line per event on stderr, as text (`2026-11-29T10:00:00Z INFO msg k=v`)
+/// or JSON (`{"ts":…,"level":…,"msg":…,"k":"v"}`). Written with one
+/// `write(2)` per line so lines from several threads never interleave.
+/// Secrets never reach here: callers log ids and prefixes, not tokens.
+public final class Log: Sendable {
+    public enum Level: Int, Sendable, Comparable {
+        case debug, info, warn, error
+        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+        var name: String { ["DEBUG", "INFO", "WARN", "ERROR"][rawValue] }
+        public init?(name: String) {
+            switch name.lowercased() {
+            case "debug": self = .debug
+            case "info": self = .info
+            case "warn", "warning": self = .warn
+            case "error": self = .error
+            default: return nil
+            }
+        }
+    }
+
+    public enum Format: String, Sendable { case text, json }
+
+    private struct Settings { var level: Level = .info; var format: Format = .text; var fd: Int32 = 2 }
+    private let settings = Mutex(Settings())
+
+    public static let shared = Log()
+
+    public init() {}
+
+    public func configure(level: Level? = nil, format: Format? = nil, fd: Int32? = nil) {
+        settings.withLock {
+            if let level { $0.level = level }
+            if let format { $0.format = format }
+            if let fd { $0.fd = fd }
+        }
+    }
+
+    public func debug(_ msg: String, _ fields: KeyValuePairs<String, String> = [:]) { emit(.debug, msg, fields) }
+    public func info(_ msg: String, _ fields: KeyValuePairs<String, String> = [:]) { emit(.info, msg, fields) }
+    public func warn(_ msg: String, _ fields: KeyValuePairs<String, String> = [:]) { emit(.warn, msg, fields) }
+    public func error(_ msg: String, _ fields: KeyValuePairs<String, String> = [:]) { emit(.error, msg, fields) }
+
+    public func isEnabled(_ level: Level) -> Bool { settings.withLock { level >= $0.level } }
+
+    public func emit(_ level: Level, _ msg: String, _ fields: KeyValuePairs<String, String>) {
+        let (minimum, format, fd) = settings.withLock { ($0.level, $0.format, $0.fd) }
+        guard level >= minimum else { return }
+        let ts = Time.rfc3339(Time.now())
+        var line: String
+        switch format {
+        case .text:
+            line = "\(ts) \(level.name) \(msg)"
+            for (k, v) in fields {
+                line += " \(k)=" + (v.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" }) || v.isEmpty
+                    ? JSONText.quote(v) : v)
+            }
+        case .json:
+            line = "{\"ts\":\"\(ts)\",\"level\":\"\(level.name.lowercased())\",\"msg\":\(JSONText.quote(msg))"
+            for (k, v) in fields { line += ",\(JSONText.quote(k)):\(JSONText.quote(v))" }
+            line += "}"
+        }
+        line += "\n"
+        var bytes = Array(line.utf8)
+        bytes.withUnsafeMutableBytes { buf in
+            var off = 0
+            while off < buf.count {
+                let n = write(fd, buf.baseAddress! + off, buf.count - off)
+                if n < 0 { if errno == EINTR { continue }; return }
+                off += n
+            }
+        }
+    }
+}
+
+/// JSON string quoting shared by the logger and hand-built JSON.
+public enum JSONText {
+    public static func quote(_ s: String) -> String {
+        var out = "\""
+        out.reserveCapacity(s.utf8.count + 2)
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,1 @@
+// libFuzzer harness for the HTTP request parser.
