@@ -1,0 +1,89 @@
+/// Where a handler runs. `inline` handlers run on the event loop and must
+/// never block (no database, no network): only constant answers such as
+/// `/healthz`. Everything else runs on the worker pool.
+public enum RouteExecution: Sendable {
+    case inline
+    case pool
+}
+
+public typealias HTTPHandler = @Sendable (HTTPRequest) throws -> HTTPResponse
+
+/// A matched route: the handler to call, with the path parameters filled in.
+public struct RouteMatch: Sendable {
+    public let pattern: String
+    public let execution: RouteExecution
+    public let parameters: [String: String]
+    public let handler: HTTPHandler
+}
+
+/// Method + path-pattern routing. Patterns are literal segments and `{name}`
+/// parameters (`/api/users/{id}`); a literal segment wins over a parameter.
+/// `HEAD` is served by the `GET` route. A path that matches with another
+/// method gives `405` with `Allow`; no match gives `404`.
+public final class Router: Sendable {
+    private struct Route: Sendable {
+        let method: String
+        let pattern: RoutePattern
+        let execution: RouteExecution
+        let handler: HTTPHandler
+    }
+
+    private let routes: [Route]
+
+    /// Builds a router from a configuration closure; routes are fixed after.
+    public init(_ build: (inout RouteTable) -> Void) {
+        var table = RouteTable()
+        build(&table)
+        routes = table.entries.map { Route(method: $0.method, pattern: RoutePattern($0.path),
+                                           execution: $0.execution, handler: $0.handler) }
+    }
+
+    /// Finds the handler for a method and raw path, or throws `404`/`405`.
+    public func match(method: String, path: String) throws(HTTPError) -> RouteMatch {
+        let segments = RoutePattern.split(path)
+        var best: (route: Route, params: [String: String], score: Int)?
+        var allowed: Set<String> = []
+        for route in routes {
+            guard let (params, score) = route.pattern.match(segments) else { continue }
+            allowed.insert(route.method)
+            let methodFits = route.method == method || (method == "HEAD" && route.method == "GET")
+            if methodFits, best == nil || score > best!.score {
+                best = (route, params, score)
+            }
+        }
+        if let best {
+            return RouteMatch(pattern: best.route.pattern.text, execution: best.route.execution,
+                              parameters: best.params, handler: best.route.handler)
+        }
+        if allowed.isEmpty { throw HTTPError.notFound("No route for \(path).") }
+        if allowed.contains("GET") { allowed.insert("HEAD") }
+        let allow = allowed.sorted().joined(separator: ", ")
+        throw HTTPError(405, "method_not_allowed", "\(method) is not allowed here; allowed: \(allow).",
+                        headers: ["Allow": allow])
+    }
+}
+
+/// Collects routes while a `Router` is built.
+public struct RouteTable {
+    struct Entry {
+        let method: String
+        let path: String
+        let execution: RouteExecution
+        let handler: HTTPHandler
+    }
+
+    var entries: [Entry] = []
+
+    public mutating func add(_ method: String, _ path: String, _ execution: RouteExecution = .pool,
+                             _ handler: @escaping HTTPHandler) {
+        entries.append(Entry(method: method, path: path, execution: execution, handler: handler))
+    }
+
+    public mutating func get(_ path: String, _ execution: RouteExecution = .pool, _ handler: @escaping HTTPHandler) {
+        add("GET", path, execution, handler)
+    }
+    public mutating func post(_ path: String, _ handler: @escaping HTTPHandler) { add("POST", path, .pool, handler) }
+    public mutating func patch(_ path: String, _ handler: @escaping HTTPHandler) { add("PATCH", path, .pool, handler) }
+    public mutating func put(_ path: String, _ handler: @escaping HTTPHandler) { add("PUT", path, .pool, handler) }
+    public mutating func delete(_ path: String, _ handler: @escaping HTTPHandler) { add("DELETE", path, .pool, handler) }
+}

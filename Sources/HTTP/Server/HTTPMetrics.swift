@@ -1,0 +1,52 @@
+import Synchronization
+
+/// Request counters for `/metrics`: requests by route and status, requests
+/// in flight. Routes, not raw paths, label the series so ids in paths cannot
+/// blow up their number.
+public final class HTTPMetrics: Sendable {
+    private struct Key: Hashable { let method: String; let route: String; let status: Int }
+    private let counts = Mutex<[Key: Int]>([:])
+    private let durations = Mutex<(sum: Double, count: Int)>((0, 0))
+    public let inFlight = Atomic<Int>(0)
+    public let openConnections = Atomic<Int>(0)
+
+    public init() {}
+
+    func record(method: String, route: String, status: Int, seconds: Double) {
+        counts.withLock { $0[Key(method: method, route: route, status: status), default: 0] += 1 }
+        durations.withLock { $0.sum += seconds; $0.count += 1 }
+    }
+
+    /// Prometheus text exposition of these metrics.
+    public func render() -> String {
+        var out = "# HELP pingtxt_http_requests_total HTTP requests answered, by method, route and status.\n"
+        out += "# TYPE pingtxt_http_requests_total counter\n"
+        let snapshot = counts.withLock { $0 }
+        for (key, n) in snapshot.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
+            out += "pingtxt_http_requests_total{method=\"\(key.method)\",route=\"\(Self.escape(key.route))\",status=\"\(key.status)\"} \(n)\n"
+        }
+        let d = durations.withLock { $0 }
+        out += "# HELP pingtxt_http_request_duration_seconds Time from a request's end to its answer being queued.\n"
+        out += "# TYPE pingtxt_http_request_duration_seconds summary\n"
+        out += "pingtxt_http_request_duration_seconds_sum \(d.sum)\n"
+        out += "pingtxt_http_request_duration_seconds_count \(d.count)\n"
+        out += "# HELP pingtxt_http_requests_in_flight Requests being handled now.\n"
+        out += "# TYPE pingtxt_http_requests_in_flight gauge\n"
+        out += "pingtxt_http_requests_in_flight \(inFlight.load(ordering: .relaxed))\n"
+        out += "# HELP pingtxt_http_open_connections Open client connections.\n"
+        out += "# TYPE pingtxt_http_open_connections gauge\n"
+        out += "pingtxt_http_open_connections \(openConnections.load(ordering: .relaxed))\n"
+        return out
+    }
+
+    static func escape(_ s: String) -> String {
+        s.replacingOccurrences("\\", "\\\\").replacingOccurrences("\"", "\\\"").replacingOccurrences("\n", "\\n")
+    }
+}
+
+extension String {
+    func replacingOccurrences(_ target: String, _ replacement: String) -> String {
+        guard contains(target) else { return self }
+        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

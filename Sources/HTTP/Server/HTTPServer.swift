@@ -1,0 +1,82 @@
+import Core
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The hub's HTTP/1.1 server: `eventLoops` epoll threads, each with its own
+/// `SO_REUSEPORT` listening socket, and a worker pool for handlers.
+///
+/// Life cycle: `start()` binds (errors surface here, synchronously), then
+/// `shutdown()` stops accepting, lets in-flight requests finish within
+/// `shutdownTimeoutMillis`, closes every connection and joins the threads.
+public final class HTTPServer: Sendable {
+    private let context: ServerContext
+    private let mailboxes: [LoopMailbox]
+    private let threads: [ThreadHandle]
+    /// The bound port (the configured one, or the kernel's pick for port 0).
+    public let port: UInt16
+
+    public var metrics: HTTPMetrics { context.metrics }
+
+    public init(configuration: ServerConfiguration, router: Router, metrics: HTTPMetrics = HTTPMetrics()) throws(SystemError) {
+        var config = configuration
+        if config.eventLoops <= 0 { config.eventLoops = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+        // Listeners first, so a port in use fails before any thread starts.
+        var listeners: [Int32] = []
+        do {
+            let first = try Socket.listen(host: config.host, port: config.port, reusePort: true)
+            listeners.append(first)
+            let bound = Socket.localPort(first)
+            for _ in 1..<config.eventLoops {
+                listeners.append(try Socket.listen(host: config.host, port: bound, reusePort: true))
+            }
+            port = bound
+        } catch {
+            for fd in listeners { close(fd) }
+            throw error
+        }
+        let pool = WorkerPool(threads: config.workers, name: "http-worker")
+        let context = ServerContext(configuration: config, router: router, pool: pool, metrics: metrics)
+        self.context = context
+        var boxes: [LoopMailbox] = []
+        var handles: [ThreadHandle] = []
+        for (i, fd) in listeners.enumerated() {
+            let mailbox = try LoopMailbox()
+            let loop = try LoopSeed(context: context, listener: fd, mailbox: mailbox)
+            boxes.append(mailbox)
+            handles.append(startThread(name: "http-loop-\(i)") { loop.run() })
+        }
+        mailboxes = boxes
+        threads = handles
+    }
+
+    /// Graceful stop; returns when every loop and worker thread has ended.
+    public func shutdown() {
+        for m in mailboxes { m.requestStop() }
+        for t in threads { t.join() }
+        context.pool.shutdown()
+    }
+}
+
+/// Builds the event loop on its own thread: the loop object is not Sendable,
+/// so only these Sendable parts cross threads.
+private struct LoopSeed: Sendable {
+    let context: ServerContext
+    let listener: Int32
+    let mailbox: LoopMailbox
+
+    init(context: ServerContext, listener: Int32, mailbox: LoopMailbox) throws(SystemError) {
+        self.context = context
+        self.listener = listener
+        self.mailbox = mailbox
+    }
+
+    func run() {
+        do {
+            let loop = try EventLoop(context: context, listener: listener, mailbox: mailbox)
+            loop.run()
+        } catch {
+            Log.shared.error("event loop failed to start", ["error": "\(error)"])
+        }
+    }
+}
