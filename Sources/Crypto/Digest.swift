@@ -1,0 +1,93 @@
+import COpenSSL
+
+// Message digests through EVP's one-shot `EVP_Digest`.
+//
+// The EVP_MD objects are fetched once (`EVP_MD_fetch`) and kept for the life
+// of the process: in OpenSSL 3, `EVP_sha256()` makes every call do an
+// "implicit fetch" (a locked lookup in the provider's method store), which
+// costs more than hashing a 48-byte token. A fetched EVP_MD is immutable and
+// reference-counted, so sharing it between threads is safe; that is why the
+// `nonisolated(unsafe)` below is sound. Global `let`s are initialised once,
+// thread-safely, on first use.
+nonisolated(unsafe) let fetchedSHA256: OpaquePointer = fetchDigest("SHA256")
+nonisolated(unsafe) let fetchedSHA1: OpaquePointer = fetchDigest("SHA1")
+
+private func fetchDigest(_ name: String) -> OpaquePointer {
+    guard let md = EVP_MD_fetch(nil, name, nil) else {
+        // Without the default provider no hash, HMAC or scrypt works: nothing
+        // of authentication can run, and continuing would only fail later.
+        fatalError("\(CryptoError.openSSL("EVP_MD_fetch(\(name))"))")
+    }
+    return md
+}
+
+/// Runs `body` over the bytes of `data` without copying when the collection is
+/// contiguous (Array, String.UTF8View of a native string, slices), and through
+/// a temporary array otherwise. An empty buffer still gets a valid pointer,
+/// because some OpenSSL calls treat NULL as "no input given" rather than
+/// "zero-length input".
+@inline(__always)
+func withBytes<C: Collection<UInt8>, R>(_ data: C, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    if let result = data.withContiguousStorageIfAvailable({ buffer -> R in
+        if buffer.isEmpty { return withEmptyBuffer(body) }
+        return body(UnsafeRawBufferPointer(buffer))
+    }) {
+        return result
+    }
+    let copy = Array(data)
+    if copy.isEmpty { return withEmptyBuffer(body) }
+    return copy.withUnsafeBytes(body)
+}
+
+@inline(__always)
+private func withEmptyBuffer<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+    var dummy: UInt8 = 0
+    return withUnsafeBytes(of: &dummy) { body(UnsafeRawBufferPointer(rebasing: $0[0..<0])) }
+}
+
+/// One-shot digest into a fresh array of `size` bytes.
+@inline(__always)
+func digest<C: Collection<UInt8>>(_ md: OpaquePointer, size: Int, _ data: C) -> [UInt8] {
+    withBytes(data) { input in
+        [UInt8](unsafeUninitializedCapacity: size) { out, count in
+            var length: UInt32 = 0
+            // EVP_Digest on a fetched SHA-2/SHA-1 with valid buffers only fails
+            // on allocation failure inside OpenSSL; a silently wrong hash would
+            // be a security bug (e.g. every token hashing alike), so trap.
+            guard EVP_Digest(input.baseAddress, input.count, out.baseAddress, &length, md, nil) == 1,
+                  Int(length) == size
+            else {
+                fatalError("\(CryptoError.openSSL("EVP_Digest"))")
+            }
+            count = size
+        }
+    }
+}
+
+/// SHA-256 (FIPS 180-4). Used for token hashes and HMAC.
+public enum SHA256 {
+    public static let byteCount = 32
+
+    public static func hash(_ data: some Collection<UInt8>) -> [UInt8] {
+        digest(fetchedSHA256, size: byteCount, data)
+    }
+
+    /// Hash of the string's UTF-8 bytes.
+    public static func hash(_ s: String) -> [UInt8] {
+        digest(fetchedSHA256, size: byteCount, s.utf8)
+    }
+}
+
+/// SHA-1: only for TOTP (RFC 6238 with SHA-1 is what authenticator apps
+/// implement); never for anything that needs collision resistance.
+public enum SHA1 {
+    public static let byteCount = 20
+
+    public static func hash(_ data: some Collection<UInt8>) -> [UInt8] {
+        digest(fetchedSHA1, size: byteCount, data)
+    }
+
+    public static func hash(_ s: String) -> [UInt8] {
+        digest(fetchedSHA1, size: byteCount, s.utf8)
+    }
+}

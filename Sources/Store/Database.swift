@@ -1,0 +1,146 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSQLite
+import Core
+
+/// The hub's database: one writer connection and a pool of reader
+/// connections on one SQLite file in WAL mode. Sendable; share one instance.
+///
+/// - `write` serialises all writes through the single writer (SQLite allows one
+///   writer anyway; queuing here is cheaper and fairer than busy-waiting).
+/// - `read` runs on a reader in its own snapshot, so reads never wait for
+///   writes and writes never wait for reads.
+public final class Database: Sendable {
+    public let path: String
+    /// The writer: a pool of one, so holding it for a whole transaction is
+    /// what serialises writes.
+    private let writer: ConnectionPool
+    private let readers: ConnectionPool
+
+    /// Name of the newest migration this binary knows.
+    public static var schemaVersion: String { Migrations.all.last?.name ?? "" }
+
+    /// Opens (creating if needed, with its parent directory, mode 0700) and
+    /// migrates the database.
+    public init(path: String, readers: Int = 4, busyTimeoutMillis: Int = 5000,
+                migrations: [Migration] = Migrations.all) throws(StoreError) {
+        try FileHelpers.makeParentDirectory(of: path)
+        let w = try Connection(path: path, role: .writer, busyTimeoutMillis: busyTimeoutMillis)
+        do {
+            try Migrations.run(migrations, on: w)
+        } catch {
+            w.close()
+            throw error
+        }
+        var pool: [Connection] = []
+        do {
+            for _ in 0..<max(1, readers) {
+                pool.append(try Connection(path: path, role: .reader, busyTimeoutMillis: busyTimeoutMillis))
+            }
+        } catch {
+            for c in pool { c.close() }
+            w.close()
+            throw error
+        }
+        self.path = path
+        self.writer = ConnectionPool([w], name: "write")
+        self.readers = ConnectionPool(pool, name: "read")
+    }
+
+    deinit { close() }
+
+    /// Runs `body` in `BEGIN IMMEDIATE … COMMIT` on the writer. Any error
+    /// thrown by `body` (or by COMMIT) rolls everything back and is rethrown.
+    /// Do not call `write` from inside `write` on the same thread: the writer
+    /// is not re-entrant (compose repository calls on the given connection).
+    public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+        try writer.with { conn in
+            // IMMEDIATE takes the write lock up front, so a transaction never
+            // fails half-way with SQLITE_BUSY when upgrading from read to write
+            // (another process, e.g. the CLI, may also write).
+            return try Database.transaction(conn, begin: "BEGIN IMMEDIATE", body)
+        }
+    }
+
+    /// Runs `body` on a reader connection inside `BEGIN … COMMIT`, so all its
+    /// queries see one snapshot. Blocks while every reader is in use.
+    public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        try readers.with { conn in
+            try Database.transaction(conn, begin: "BEGIN", body)
+        }
+    }
+
+    /// Names of the migrations recorded in the database, in applied order.
+    public func appliedMigrations() throws -> [String] {
+        try read { c in try Migrations.applied(c) }
+    }
+
+    /// Writes a consistent copy of the database to `destination` while
+    /// writers continue: SQLite's online backup API copies one reader
+    /// snapshot into a temporary file in the destination's directory, which
+    /// is fsynced and renamed into place, so `destination` is never a
+    /// half-written file. The copy is a standalone file (rollback journal,
+    /// no -wal needed).
+    public func backup(to destination: String) throws {
+        try FileHelpers.makeParentDirectory(of: destination)
+        let tmp = destination + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        unlink(tmp)
+        do {
+            try read { src in
+                // The first read fixes the snapshot the backup copies.
+                _ = try src.scalar("SELECT count(*) FROM sqlite_schema")
+                try Backup.copy(from: src.handle, toFile: tmp)
+            }
+            try FileHelpers.fsyncFile(tmp)
+            // A stale -wal/-shm next to the destination would be replayed onto
+            // the new file by SQLite: remove them before the rename.
+            unlink(destination + "-wal")
+            unlink(destination + "-shm")
+            _ = try sys("rename") { rename(tmp, destination) }
+            try FileHelpers.fsyncParentDirectory(of: destination)
+        } catch let error as SystemError {
+            unlink(tmp)
+            throw StoreError(code: SQLITE_IOERR, message: "backup to \(destination): \(error)")
+        } catch {
+            unlink(tmp)
+            throw error
+        }
+    }
+
+    /// Closes every connection, waiting for borrowed readers and a running
+    /// write to finish. Later calls throw "database is closed". Idempotent.
+    /// Must not be called from inside `read`/`write`.
+    public func close() {
+        writer.close()
+        readers.close()
+    }
+
+    // MARK: transactions
+
+    static func transaction<T>(_ c: Connection, begin: String, _ body: (Connection) throws -> T) throws -> T {
+        try c.execute(begin)
+        let result: T
+        do {
+            result = try body(c)
+            try c.execute("COMMIT")
+        } catch {
+            // COMMIT can fail too (e.g. a deferred foreign key); the
+            // transaction may then still be open. Roll back whatever remains.
+            if c.isInTransaction { try? c.execute("ROLLBACK") }
+            throw error
+        }
+        return result
+    }
+
+    /// The internal, typed-throws flavour used by migrations.
+    static func writeTransaction<T>(_ c: Connection, _ body: (Connection) throws(StoreError) -> T) throws(StoreError) -> T {
+        do {
+            return try transaction(c, begin: "BEGIN IMMEDIATE") { c in try body(c) }
+        } catch let e as StoreError {
+            throw e
+        } catch {
+            throw StoreError(code: SQLITE_ERROR, message: "\(error)")   // unreachable: body throws StoreError
+        }
+    }
+}

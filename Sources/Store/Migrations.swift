@@ -1,0 +1,60 @@
+import CSQLite
+import Core
+
+/// One schema change, identified forever by its name.
+public struct Migration: Sendable, Equatable {
+    public let name: String
+    public let sql: String
+    public init(name: String, sql: String) {
+        self.name = name
+        self.sql = sql
+    }
+}
+
+/// Ordered, named migrations recorded in `schema_migrations`. Append only:
+/// never rename, reorder or edit a shipped migration.
+public enum Migrations {
+    public static let all: [Migration] = [
+        Schema0001.migration,
+    ]
+
+    /// Applies the missing migrations in order, each in its own write
+    /// transaction. Refuses a database that has migrations this list lacks
+    /// (it was written by a newer binary: running on it could corrupt data).
+    static func run(_ migrations: [Migration], on c: Connection) throws(StoreError) {
+        var seen = Set<String>()
+        for m in migrations where !seen.insert(m.name).inserted {
+            throw StoreError.misuse("duplicate migration name \(m.name)")
+        }
+        try Database.writeTransaction(c) { c throws(StoreError) in
+            try c.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER)")
+        }
+        let applied = try applied(c)
+        let unknown = applied.filter { !seen.contains($0) }
+        if !unknown.isEmpty {
+            throw StoreError(code: SQLITE_ERROR, message: "the database has migration(s) this binary does not know: "
+                + unknown.joined(separator: ", ")
+                + " (written by a newer pingtxt? downgrading is not supported; restore a backup or upgrade)")
+        }
+        let done = Set(applied)
+        for m in migrations where !done.contains(m.name) {
+            let ran = try Database.writeTransaction(c) { c throws(StoreError) -> Bool in
+                // Re-check under the write lock: another process may have
+                // migrated between our read and this transaction.
+                if try c.queryOne("SELECT 1 FROM schema_migrations WHERE name = ?", [.text(m.name)]) != nil {
+                    return false
+                }
+                try c.executeScript(m.sql)
+                try c.execute("INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
+                              [.text(m.name), .integer(Time.now())])
+                return true
+            }
+            if ran { Log.shared.info("applied database migration", ["name": m.name]) }
+        }
+    }
+
+    /// Recorded migration names in the order they were applied.
+    static func applied(_ c: Connection) throws(StoreError) -> [String] {
+        try c.query("SELECT name FROM schema_migrations ORDER BY rowid").map { r throws(StoreError) in try r.text("name") }
+    }
+}

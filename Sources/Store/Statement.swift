@@ -1,0 +1,145 @@
+import CSQLite
+import CShims
+
+/// A prepared statement owned by one `Connection` (and so one thread at a
+/// time). Cached by SQL text and reused; always reset and unbound after use
+/// so it never holds a read snapshot or a stale value open.
+final class Statement {
+    let handle: OpaquePointer
+    let sql: String
+    private unowned let connection: Connection
+    /// Column names, built once. Shared by every `Row` this statement yields.
+    private var names: [String]
+
+    init(_ connection: Connection, sql: String) throws(StoreError) {
+        var stmt: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let db = connection.handle
+        let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, &tail)
+        guard rc == SQLITE_OK, let stmt else {
+            throw StoreError.last(db, sql: sql, fallback: rc)
+        }
+        // prepare compiles only the first statement; silently ignoring the rest
+        // would hide bugs, so anything but whitespace/semicolons is refused.
+        if let tail {
+            var p = tail
+            while p.pointee != 0 {
+                let c = UInt8(bitPattern: p.pointee)
+                if c != 0x20 && c != 0x0A && c != 0x0D && c != 0x09 && c != 0x3B {
+                    sqlite3_finalize(stmt)
+                    throw StoreError.misuse("several statements in one call; use executeScript", sql: sql)
+                }
+                p += 1
+            }
+        }
+        self.handle = stmt
+        self.sql = sql
+        self.connection = connection
+        self.names = Statement.readNames(stmt)
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    private static func readNames(_ stmt: OpaquePointer) -> [String] {
+        let n = sqlite3_column_count(stmt)
+        return (0..<n).map { String(cString: sqlite3_column_name(stmt, $0)) }
+    }
+
+    /// Column names; refreshed if an automatic re-prepare after a schema
+    /// change altered the column count (e.g. `SELECT *`).
+    var columnNames: [String] {
+        if Int(sqlite3_column_count(handle)) != names.count { names = Statement.readNames(handle) }
+        return names
+    }
+
+    func bind(_ args: [SQLValue]) throws(StoreError) {
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard args.count == expected else {
+            throw StoreError(code: SQLITE_RANGE,
+                             message: "statement takes \(expected) argument(s), got \(args.count)", sql: sql)
+        }
+        let transient = pt_sqlite_transient()
+        for (i, arg) in args.enumerated() {
+            let idx = Int32(i + 1)
+            let rc: Int32
+            switch arg {
+            case .null:
+                rc = sqlite3_bind_null(handle, idx)
+            case .integer(let v):
+                rc = sqlite3_bind_int64(handle, idx, v)
+            case .real(let v):
+                rc = sqlite3_bind_double(handle, idx, v)
+            case .text(var s):
+                if s.isEmpty {
+                    // An empty String has no base address, and binding a nil
+                    // pointer would store NULL rather than ''.
+                    rc = sqlite3_bind_text(handle, idx, "", 0, transient)
+                } else {
+                    // withUTF8 binds the bytes in place, without a C-string copy.
+                    rc = s.withUTF8 { buf in
+                        buf.withMemoryRebound(to: CChar.self) {
+                            sqlite3_bind_text(handle, idx, $0.baseAddress, Int32($0.count), transient)
+                        }
+                    }
+                }
+            case .blob(let b):
+                if b.isEmpty {
+                    rc = sqlite3_bind_zeroblob(handle, idx, 0)
+                } else {
+                    rc = b.withUnsafeBytes { sqlite3_bind_blob(handle, idx, $0.baseAddress, Int32($0.count), transient) }
+                }
+            }
+            guard rc == SQLITE_OK else { throw StoreError.last(connection.handle, sql: sql, fallback: rc) }
+        }
+    }
+
+    /// Steps once: true when a row is available, false when done.
+    func step() throws(StoreError) -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let rc: throw StoreError.last(connection.handle, sql: sql, fallback: rc)
+        }
+    }
+
+    /// Copies the current row out of SQLite.
+    func currentValues() -> [SQLValue] {
+        let n = sqlite3_column_count(handle)
+        var values = [SQLValue]()
+        values.reserveCapacity(Int(n))
+        for i in 0..<n {
+            switch sqlite3_column_type(handle, i) {
+            case SQLITE_INTEGER:
+                values.append(.integer(sqlite3_column_int64(handle, i)))
+            case SQLITE_FLOAT:
+                values.append(.real(sqlite3_column_double(handle, i)))
+            case SQLITE_TEXT:
+                // Pointer first, then byte count (SQLite's documented order).
+                let p = sqlite3_column_text(handle, i)
+                let len = Int(sqlite3_column_bytes(handle, i))
+                if let p {
+                    values.append(.text(String(decoding: UnsafeBufferPointer(start: p, count: len), as: UTF8.self)))
+                } else {
+                    values.append(.text(""))
+                }
+            case SQLITE_BLOB:
+                let p = sqlite3_column_blob(handle, i)
+                let len = Int(sqlite3_column_bytes(handle, i))
+                if let p, len > 0 {
+                    values.append(.blob(Array(UnsafeRawBufferPointer(start: p, count: len))))
+                } else {
+                    values.append(.blob([]))
+                }
+            default:
+                values.append(.null)
+            }
+        }
+        return values
+    }
+
+    /// Makes the statement reusable and drops bound values (which may be secrets).
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+}
