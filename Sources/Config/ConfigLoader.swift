@@ -143,7 +143,7 @@ struct ConfigLoader {
 /// "did you mean …?" for misspelt keys.
 enum Suggest {
     static func hint(_ word: String, among candidates: [String], format: (String) -> String) -> String {
-        let scored = candidates.map { ($0, distance(word.lowercased(), $0)) }.filter { $0.1 <= max(2, word.count / 3) }
+        let scored = candidates.map { ($0, distance(word.lowercased(), $0)) }.filter { $0.1 <= max(1, word.count / 3) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return "" }
         return "; did you mean \(format(best.0))?"
     }
