@@ -1,0 +1,149 @@
+import Core
+
+/// Describes one configuration key: where it lives, its TOML type, how it is
+/// validated and stored, and its documentation. The table `ConfigKeys.all`
+/// drives file loading, environment overrides and `renderTOML()`.
+public struct ConfigKey: Sendable {
+    public enum Kind: String, Sendable {
+        case string, integer, boolean
+        case stringArray = "array of strings"
+    }
+
+    public let section: String
+    public let name: String
+    public let kind: Kind
+    public let doc: String
+    /// The key's current value in a config, as TOML.
+    let read: @Sendable (HubConfig) -> TOMLValue
+    /// Validates a value (already of the right kind) and stores it.
+    let write: @Sendable (TOMLValue, inout HubConfig) throws(InvalidValue) -> Void
+
+    /// `server.listen`
+    public var path: String { "\(section).\(name)" }
+    /// `PINGTXT_SERVER_LISTEN`
+    public var environmentVariable: String { "PINGTXT_\(section)_\(name)".uppercased() }
+    public var defaultValue: TOMLValue { read(HubConfig()) }
+
+    init<T>(_ section: String, _ name: String, _ kind: Kind, _ keyPath: WritableKeyPath<HubConfig, T> & Sendable, doc: String,
+            parse: @escaping @Sendable (TOMLValue) throws(InvalidValue) -> T, render: @escaping @Sendable (T) -> TOMLValue) {
+        self.section = section
+        self.name = name
+        self.kind = kind
+        self.doc = doc
+        self.read = { render($0[keyPath: keyPath]) }
+        self.write = { value, config throws(InvalidValue) in config[keyPath: keyPath] = try parse(value) }
+    }
+
+    /// Checks the TOML type; the message is used as-is ("must be an integer, not a string").
+    func checkKind(_ value: TOMLValue) throws(InvalidValue) {
+        let ok: Bool
+        switch (kind, value) {
+        case (.string, .string), (.integer, .integer), (.boolean, .boolean): ok = true
+        case (.stringArray, .array(let items)): ok = items.allSatisfy { $0.stringValue != nil }
+        default: ok = false
+        }
+        let article = kind == .integer || kind == .stringArray ? "an" : "a"
+        if !ok { throw InvalidValue("must be \(article) \(kind.rawValue), not \(value.typeName)") }
+    }
+
+    func set(_ value: TOMLValue, in config: inout HubConfig) throws(InvalidValue) {
+        try checkKind(value)
+        try write(value, &config)
+    }
+
+    // MARK: Builders for the table
+
+    static func integer(_ section: String, _ name: String, _ keyPath: WritableKeyPath<HubConfig, Int> & Sendable,
+                        _ range: ClosedRange<Int>, _ doc: String) -> ConfigKey {
+        ConfigKey(section, name, .integer, keyPath, doc: doc, parse: { value throws(InvalidValue) in
+            let n = value.integerValue ?? 0
+            guard range.contains(n) else { throw InvalidValue("must be between \(range.lowerBound) and \(range.upperBound), got \(n)") }
+            return n
+        }, render: { .integer($0) })
+    }
+
+    static func boolean(_ section: String, _ name: String, _ keyPath: WritableKeyPath<HubConfig, Bool> & Sendable,
+                        _ doc: String) -> ConfigKey {
+        ConfigKey(section, name, .boolean, keyPath, doc: doc, parse: { $0.booleanValue ?? false }, render: { .boolean($0) })
+    }
+
+    /// A string key stored as `T`; `parse` validates and converts, `render` gives the TOML text back.
+    static func string<T>(_ section: String, _ name: String, _ keyPath: WritableKeyPath<HubConfig, T> & Sendable, _ doc: String,
+                          parse: @escaping @Sendable (String) throws(InvalidValue) -> T,
+                          render: @escaping @Sendable (T) -> String) -> ConfigKey {
+        ConfigKey(section, name, .string, keyPath, doc: doc, parse: { value throws(InvalidValue) in
+            try parse(value.stringValue ?? "")
+        }, render: { .string(render($0)) })
+    }
+
+    /// One of a fixed set of words.
+    static func choice<T: Equatable>(_ section: String, _ name: String, _ keyPath: WritableKeyPath<HubConfig, T> & Sendable,
+                                     _ choices: [(String, T)], _ doc: String) -> ConfigKey where T: Sendable {
+        let names = choices.map(\.0).joined(separator: ", ")
+        return string(section, name, keyPath, doc, parse: { s throws(InvalidValue) in
+            guard let match = choices.first(where: { $0.0 == s }) else { throw InvalidValue("must be one of \(names), got \(TOMLValue.quote(s))") }
+            return match.1
+        }, render: { v in choices.first(where: { $0.1 == v })?.0 ?? "" })
+    }
+
+    static func stringArray<T>(_ section: String, _ name: String, _ keyPath: WritableKeyPath<HubConfig, [T]> & Sendable, _ doc: String,
+                               parse: @escaping @Sendable (String) throws(InvalidValue) -> T,
+                               render: @escaping @Sendable (T) -> String) -> ConfigKey {
+        ConfigKey(section, name, .stringArray, keyPath, doc: doc, parse: { value throws(InvalidValue) in
+            var out: [T] = []
+            for item in value.arrayValue ?? [] { out.append(try parse(item.stringValue ?? "")) }
+            return out
+        }, render: { .array($0.map { .string(render($0)) }) })
+    }
+}
+
+public enum ConfigKeys {
+    /// Every key, in documentation order (grouped by section). Adding a key:
+    /// add the field (with its default) to `HubConfig` and one line here.
+    public static let all: [ConfigKey] = [
+        .string("server", "listen", \.server.listen,
+                "Address the HTTP server listens on: host:port, IPv6 in brackets (\"[::1]:8080\").\nPort 0 picks any free port.",
+                parse: { s throws(InvalidValue) in try ListenAddress(parsing: s) }, render: \.description),
+        .string("server", "public_url", \.server.publicURL,
+                "URL clients use to reach the hub (http:// or https://, no path). Used as the OAuth issuer\nand for links; https makes session cookies Secure.",
+                parse: { s throws(InvalidValue) in try Validate.publicURL(s) }, render: { $0 }),
+        .stringArray("server", "trusted_proxies", \.server.trustedProxies,
+                     "Reverse proxies (IP addresses or CIDR blocks) whose X-Forwarded-For and\nX-Forwarded-Proto headers are honoured, e.g. [\"127.0.0.1\", \"10.0.0.0/8\", \"::1\"].",
+                     parse: { s throws(InvalidValue) in try IPNetwork(parsing: s) }, render: \.description),
+        .integer("server", "event_loops", \.server.eventLoops, 0...256, "Network event loop threads; 0 = one per CPU core."),
+        .integer("server", "workers", \.server.workers, 1...1024, "Request handler threads."),
+        .integer("server", "max_connections", \.server.maxConnections, 1...1_000_000, "Maximum simultaneously open client connections."),
+        .integer("server", "max_request_line_bytes", \.server.maxRequestLineBytes, 256...1_048_576, "Longest request line accepted; longer gets 414."),
+        .integer("server", "max_header_bytes", \.server.maxHeaderBytes, 1024...4_194_304, "Largest header section accepted; larger gets 431."),
+        .integer("server", "max_body_bytes", \.server.maxBodyBytes, 0...1_073_741_824, "Largest request body accepted; larger gets 413."),
+        .integer("server", "header_timeout_ms", \.server.headerTimeoutMs, 100...3_600_000, "A request's headers must arrive within this many milliseconds."),
+        .integer("server", "idle_timeout_ms", \.server.idleTimeoutMs, 100...86_400_000, "An idle keep-alive connection is closed after this many milliseconds."),
+        .integer("server", "shutdown_timeout_ms", \.server.shutdownTimeoutMs, 0...600_000, "On SIGTERM/SIGINT, in-flight requests get this many milliseconds to finish."),
+        .boolean("server", "access_log", \.server.accessLog, "Log one line per HTTP request."),
+
+        .string("database", "path", \.database.path, "SQLite database file; created (with its directory) if missing.",
+                parse: { s throws(InvalidValue) in try Validate.path(s) }, render: { $0 }),
+        .integer("database", "readers", \.database.readers, 1...64, "Read-only connections for concurrent queries."),
+        .integer("database", "busy_timeout_ms", \.database.busyTimeoutMs, 0...600_000, "How long a query waits for a lock before failing."),
+
+        .choice("log", "level", \.log.level, [("debug", .debug), ("info", .info), ("warn", .warn), ("error", .error)],
+                "Minimum level logged: debug, info, warn or error."),
+        .choice("log", "format", \.log.format, [("text", .text), ("json", .json)],
+                "Log line format on stderr: text or json (one JSON object per line)."),
+
+        .boolean("metrics", "public", \.metrics.isPublic, "Serve /metrics without a token (otherwise any read token is needed)."),
+
+        .string("hub", "name", \.hub.name, "Name shown on the login and consent pages and in notifications.",
+                parse: { s throws(InvalidValue) in try Validate.displayName(s) }, render: { $0 }),
+    ]
+
+    /// Keys of one section.
+    public static func keys(in section: String) -> [ConfigKey] { all.filter { $0.section == section } }
+
+    /// Section names in order.
+    public static var sections: [String] {
+        var seen: [String] = []
+        for key in all where !seen.contains(key.section) { seen.append(key.section) }
+        return seen
+    }
+}

@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Core
+
+/// The hub's configuration: defaults, overridden by the TOML file, overridden
+/// by `PINGTXT_<SECTION>_<KEY>` environment variables. The keys, their types,
+/// validation and documentation live in one table, `ConfigKeys.all`; the
+/// defaults are the initial values below.
+public struct HubConfig: Sendable, Equatable {
+    /// `[server]`: the HTTP server.
+    public struct Server: Sendable, Equatable {
+        public var listen = ListenAddress(host: "127.0.0.1", port: 8080, family: .ipv4)
+        /// Scheme and authority, no trailing slash: `https://status.example.com`.
+        public var publicURL = "http://127.0.0.1:8080"
+        public var trustedProxies: [IPNetwork] = []
+        /// 0 = one per core; see `HubConfig.effectiveEventLoops`.
+        public var eventLoops = 0
+        public var workers = 16
+        public var maxConnections = 10_000
+        public var maxRequestLineBytes = 8192
+        public var maxHeaderBytes = 16_384
+        public var maxBodyBytes = 1_048_576
+        public var headerTimeoutMs = 10_000
+        public var idleTimeoutMs = 60_000
+        public var shutdownTimeoutMs = 10_000
+        public var accessLog = true
+        public init() {}
+    }
+
+    /// `[database]`: SQLite.
+    public struct Database: Sendable, Equatable {
+        public var path = "./data/pingtxt.db"
+        public var readers = 4
+        public var busyTimeoutMs = 5000
+        public init() {}
+    }
+
+    /// `[log]`
+    public struct Logging: Sendable, Equatable {
+        public var level: Log.Level = .info
+        public var format: Log.Format = .text
+        public init() {}
+    }
+
+    /// `[metrics]`
+    public struct Metrics: Sendable, Equatable {
+        /// `metrics.public`: serve `/metrics` without a token.
+        public var isPublic = false
+        public init() {}
+    }
+
+    /// `[hub]`
+    public struct Hub: Sendable, Equatable {
+        public var name = "pingtxt hub"
+        public init() {}
+    }
+
+    public var server = Server()
+    public var database = Database()
+    public var log = Logging()
+    public var metrics = Metrics()
+    public var hub = Hub()
+    /// `[[oauth.clients]]`: extra public OAuth clients besides the built-in app.
+    public var oauthClients: [OAuthClientConfig] = []
+
+    /// The defaults.
+    public init() {}
+
+    /// `server.event_loops`, with 0 resolved to the number of online cores.
+    public var effectiveEventLoops: Int {
+        if server.eventLoops > 0 { return server.eventLoops }
+        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    /// Whether `server.public_url` is https (session cookies get `Secure`).
+    public var publicURLIsHTTPS: Bool { server.publicURL.hasPrefix("https://") }
+
+    /// Loads the configuration: defaults, then the TOML file at `path` (if
+    /// any; a missing file is an error), then environment overrides. Collects
+    /// every issue it can before throwing; a TOML syntax error stops at once.
+    public static func load(path: String?, environment: [String: String]) throws(ConfigError) -> HubConfig {
+        guard let path else { return try load(text: nil, file: nil, environment: environment) }
+        let text: String
+        do {
+            text = try ConfigFile.read(path)
+        } catch {
+            throw ConfigError(ConfigIssue(file: path, key: "", message: error.message))
+        }
+        return try load(text: text, file: path, environment: environment)
+    }
+
+    /// Like `load(path:environment:)` with the file's text given directly;
+    /// `file` is only used in messages.
+    public static func load(text: String?, file: String? = "config.toml", environment: [String: String] = [:]) throws(ConfigError) -> HubConfig {
+        var loader = ConfigLoader(file: file)
+        if let text {
+            let root: TOMLTable
+            do {
+                root = try TOMLParser.parse(text)
+            } catch {
+                throw ConfigError(ConfigIssue(file: file, at: error.position, key: "", message: error.message))
+            }
+            loader.apply(root)
+        }
+        loader.applyEnvironment(environment)
+        guard loader.issues.isEmpty else { throw ConfigError(issues: loader.issues) }
+        return loader.config
+    }
+
+    /// The process environment, read from `environ`.
+    public static func processEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        let start: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
+        guard var entry = start else { return result }
+        while let cString = entry.pointee {
+            let pair = String(cString: cString)
+            if let eq = pair.firstIndex(of: "=") {
+                result[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+            }
+            entry += 1
+        }
+        return result
+    }
+
+    /// This configuration as a TOML document with every key, commented with
+    /// each key's documentation and environment variable.
+    public func renderTOML() -> String {
+        var out = ""
+        var section = ""
+        for key in ConfigKeys.all {
+            if key.section != section {
+                section = key.section
+                out += (out.isEmpty ? "" : "\n") + "[\(section)]\n"
+            }
+            for line in key.doc.split(separator: "\n", omittingEmptySubsequences: false) { out += "# \(line)\n" }
+            out += "# env: \(key.environmentVariable)\n"
+            out += "\(key.name) = \(key.read(self))\n"
+        }
+        for client in oauthClients {
+            out += "\n[[oauth.clients]]\nid = \(TOMLValue.quote(client.id))\nname = \(TOMLValue.quote(client.name))\n"
+            out += "redirect_uris = \(TOMLValue.array(client.redirectURIs.map { .string($0) }))\n"
+        }
+        return out
+    }
+}
+
+/// One `[[oauth.clients]]` entry: a public client (no secret, PKCE required).
+public struct OAuthClientConfig: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    /// Exact redirect URIs, each absolute with a scheme.
+    public var redirectURIs: [String]
+
+    public init(id: String, name: String, redirectURIs: [String]) {
+        self.id = id
+        self.name = name
+        self.redirectURIs = redirectURIs
+    }
+}
+
+/// Reads the config file with plain syscalls.
+enum ConfigFile {
+    static func read(_ path: String) throws(InvalidValue) -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            let code = errno
+            if code == ENOENT { throw InvalidValue("config file not found") }
+            throw InvalidValue("cannot open config file: \(String(cString: strerror(code)))")
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InvalidValue("cannot read config file: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            bytes += buffer[0..<n]
+            if bytes.count > 16 << 20 { throw InvalidValue("config file is larger than 16 MiB") }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw InvalidValue("config file is not valid UTF-8") }
+        return text
+    }
+}
