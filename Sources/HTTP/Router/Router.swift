@@ -74,14 +74,14 @@ public struct RouteTable {
 
     var entries: [Entry] = []
 
-    public mutating func add(_ method: String, _ path: String, _ execution: RouteExecution = .pool,
+    public mutating func add(_ method: String, _ path: String, _ execution: RouteExecution,
                              _ handler: @escaping HTTPHandler) {
         entries.append(Entry(method: method, path: path, execution: execution, handler: handler))
     }
 
-    public mutating func get(_ path: String, _ execution: RouteExecution = .pool, _ handler: @escaping HTTPHandler) {
-        add("GET", path, execution, handler)
-    }
+    public mutating func get(_ path: String, _ handler: @escaping HTTPHandler) { add("GET", path, .pool, handler) }
+    /// A GET answered on the event loop itself: only for handlers that never block.
+    public mutating func getInline(_ path: String, _ handler: @escaping HTTPHandler) { add("GET", path, .inline, handler) }
     public mutating func post(_ path: String, _ handler: @escaping HTTPHandler) { add("POST", path, .pool, handler) }
     public mutating func patch(_ path: String, _ handler: @escaping HTTPHandler) { add("PATCH", path, .pool, handler) }
     public mutating func put(_ path: String, _ handler: @escaping HTTPHandler) { add("PUT", path, .pool, handler) }

@@ -1,0 +1,38 @@
+import Auth
+import Core
+import HTTP
+import Store
+
+/// The hub's HTTP surface: builds the services over one database and
+/// registers every route. The executable owns start-up and shutdown.
+public final class Application: Sendable {
+    public let database: Database
+    public let settings: APISettings
+    public let metrics: HTTPMetrics
+    public let authenticator: Authenticator
+    public let users: UserService
+    public let tokens: TokenService
+    private let startedAt = Time.now()
+
+    public init(database: Database, settings: APISettings, metrics: HTTPMetrics = HTTPMetrics()) {
+        self.database = database
+        self.settings = settings
+        self.metrics = metrics
+        authenticator = Authenticator(database: database)
+        users = UserService(database: database)
+        tokens = TokenService(database: database)
+    }
+
+    public func makeRouter() -> Router {
+        let access = Access(authenticator: authenticator)
+        let openAPI = OpenAPIDocument.build(version: settings.version, serverURL: settings.publicURL).serialized()
+        let system = SystemRoutes(access: access, settings: settings, metrics: metrics, openAPI: openAPI, startedAt: startedAt)
+        let account = AccountRoutes(access: access, tokens: tokens)
+        let userRoutes = UserRoutes(access: access, users: users)
+        return Router { r in
+            system.register(&r)
+            account.register(&r)
+            userRoutes.register(&r)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Auth
+import Core
+import HTTP
+import Synchronization
+
+/// `/healthz`, `/metrics` and `/api/openapi.json`.
+struct SystemRoutes {
+    let access: Access
+    let settings: APISettings
+    let metrics: HTTPMetrics
+    let openAPI: [UInt8]
+    let startedAt: Int64
+
+    func register(_ r: inout RouteTable) {
+        // The database is open before the server starts, so being able to
+        // answer at all means ready; inline, it costs no thread hop.
+        let status: JSON = ["status": "ok"]
+        let health = status.serialized()
+        r.getInline("/healthz") { _ in .json(200, health) }
+        let doc = openAPI
+        r.getInline("/api/openapi.json") { _ in .json(200, doc) }
+        r.get("/metrics", guarded(renderMetrics))
+    }
+
+    func renderMetrics(_ req: HTTPRequest) throws -> HTTPResponse {
+        if !settings.metricsPublic { _ = try access.check(req, .read) }
+        var text = metrics.render()
+        text += "# HELP pingtxt_build_info Version of the running hub.\n# TYPE pingtxt_build_info gauge\n"
+        text += "pingtxt_build_info{version=\"\(settings.version)\"} 1\n"
+        text += "# HELP pingtxt_start_time_seconds When the hub started (Unix time).\n# TYPE pingtxt_start_time_seconds gauge\n"
+        text += "pingtxt_start_time_seconds \(startedAt)\n"
+        text += ProcessStats.render()
+        return .text(200, text, contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+}

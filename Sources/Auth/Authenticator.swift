@@ -1,0 +1,77 @@
+import Core
+import Store
+import Synchronization
+
+/// Turns a bearer token into a `Principal`. Every call reads the database,
+/// so a revoked token or a deleted user stops working at once; reads run on
+/// a reader connection and never wait for writers (WAL).
+public final class Authenticator: Sendable {
+    private let database: Database
+    private let clock: @Sendable () -> Int64
+    /// Last `last_used_at` written per token: the column is refreshed at most
+    /// once a minute so authentication does not turn every read into a write.
+    private let lastTouched = Mutex<[Int64: Int64]>([:])
+    private static let touchInterval: Int64 = 60
+
+    public init(database: Database, clock: @escaping @Sendable () -> Int64 = { Time.now() }) {
+        self.database = database
+        self.clock = clock
+    }
+
+    /// Authenticates `Authorization: Bearer <token>` (the header's value).
+    public func authenticate(authorization: String?) throws(AuthError) -> Principal {
+        guard let authorization, !authorization.isEmpty else {
+            throw .unauthenticated("This endpoint needs a bearer token.")
+        }
+        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw .unauthenticated("Use the Authorization: Bearer <token> scheme.")
+        }
+        return try authenticate(bearer: String(parts[1]).trimmingSpaces())
+    }
+
+    public func authenticate(bearer token: String) throws(AuthError) -> Principal {
+        guard let hash = TokenFactory.hashPresented(token, expecting: [.apiToken]) else {
+            throw .unauthenticated("The token is malformed or of a kind this endpoint does not take.")
+        }
+        let found: (token: APITokenRecord, user: UserRecord)?
+        do {
+            found = try database.read { try APITokens.findByHash($0, hash: hash) }
+        } catch {
+            Log.shared.error("token lookup failed", ["error": "\(error)"])
+            throw .unauthenticated("The token could not be checked.")
+        }
+        guard let found else { throw .unauthenticated("The token is unknown or revoked.") }
+        let now = clock()
+        if let expires = found.token.expiresAt, expires <= now {
+            throw .unauthenticated("The token has expired.")
+        }
+        let role = Role(rawValue: found.user.role) ?? .readonly
+        let scope = Scope.effective(Scope(rawValue: found.token.scope) ?? .read, role: role)
+        touch(found.token.id, now: now)
+        return Principal(user: found.user, role: role, scope: scope, credential: .apiToken(id: found.token.id))
+    }
+
+    private func touch(_ id: Int64, now: Int64) {
+        let due = lastTouched.withLock { map -> Bool in
+            if let last = map[id], now - last < Self.touchInterval { return false }
+            map[id] = now
+            return true
+        }
+        guard due else { return }
+        do {
+            try database.write { try APITokens.touch($0, id: id, at: now) }
+        } catch {
+            Log.shared.warn("could not record token use", ["token_id": "\(id)", "error": "\(error)"])
+        }
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var s = Substring(self)
+        while s.first == " " || s.first == "\t" { s = s.dropFirst() }
+        while s.last == " " || s.last == "\t" { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,72 @@
+import Config
+import Core
+import Store
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `pingtxt <command>`: parses the words and runs one command.
+enum CLI {
+    static let usage = """
+    usage: pingtxt <command> [options]
+
+      serve [--config FILE] [--log-format text|json]   run the hub
+      user add --email E --role admin|readonly [--name N] [--password-stdin]
+      user passwd --email E [--password-stdin]
+      token create --email E --scope read|write [--name N]
+      backup --out FILE                                 consistent online copy of the database
+      check-config [--config FILE]                      validate the configuration
+      version
+
+    Every command takes --config FILE and the PINGTXT_<SECTION>_<KEY> environment overrides.
+    """
+
+    static func run(_ argv: [String]) -> Int32 {
+        do {
+            let args = try Arguments(argv)
+            switch args.words {
+            case ["serve"]: return try ServeCommand.run(args)
+            case ["user", "add"]: try UserCommands.add(args)
+            case ["user", "passwd"]: try UserCommands.passwd(args)
+            case ["token", "create"]: try TokenCommand.create(args)
+            case ["backup"]: try BackupCommand.run(args)
+            case ["check-config"]: try CheckConfigCommand.run(args)
+            case ["version"]:
+                try args.allow(["config"])
+                print("pingtxt \(versionString)")
+            case [], ["help"]:
+                print(usage)
+            default:
+                throw CLIError("unknown command '\(args.words.joined(separator: " "))'; run 'pingtxt help'")
+            }
+            return 0
+        } catch let error as CLIError {
+            printError(error.description)
+        } catch let error as ConfigError {
+            printError("invalid configuration:\n\(error.description)")
+        } catch {
+            printError("\(error)")
+        }
+        return 1
+    }
+
+    static let versionString = "0.1.0"
+
+    static func printError(_ message: String) {
+        let line = "pingtxt: \(message)\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+
+    static func loadConfig(_ args: Arguments) throws -> HubConfig {
+        try HubConfig.load(path: args.options["config"], environment: HubConfig.processEnvironment())
+    }
+
+    static func openDatabase(_ config: HubConfig) throws -> Database {
+        do {
+            return try Database(path: config.database.path, readers: config.database.readers,
+                                busyTimeoutMillis: config.database.busyTimeoutMs)
+        } catch {
+            throw CLIError("cannot open the database at \(config.database.path): \(error)")
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import API
+import Auth
+import CShims
+import Config
+import Core
+import HTTP
+import Store
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `pingtxt serve`: open the database, make sure there is a way in (first
+/// admin), start the HTTP server, then wait for SIGTERM/SIGINT and stop
+/// gracefully.
+enum ServeCommand {
+    static func run(_ args: Arguments) throws -> Int32 {
+        try args.allow(["config", "log-format", "log-level"])
+        var config = try CLI.loadConfig(args)
+        if let format = args.options["log-format"] {
+            guard let f = Log.Format(rawValue: format) else { throw CLIError("--log-format must be text or json") }
+            config.log.format = f
+        }
+        if let level = args.options["log-level"] {
+            guard let l = Log.Level(name: level) else { throw CLIError("--log-level must be debug, info, warn or error") }
+            config.log.level = l
+        }
+        Log.shared.configure(level: config.log.level, format: config.log.format)
+
+        // Before any thread starts, so every thread inherits the mask and
+        // only sigwait below sees these signals.
+        pt_block_signals()
+        pt_ignore_sigpipe()
+
+        let db = try CLI.openDatabase(config)
+        try bootstrapAdmin(db)
+
+        var settings = APISettings()
+        settings.hubName = config.hub.name
+        settings.publicURL = config.server.publicURL
+        settings.metricsPublic = config.metrics.isPublic
+        settings.version = CLI.versionString
+        let app = Application(database: db, settings: settings)
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(configuration: serverConfiguration(config), router: app.makeRouter(), metrics: app.metrics)
+        } catch {
+            db.close()
+            throw CLIError("cannot listen on \(config.server.listen): \(error)")
+        }
+        Log.shared.info("pingtxt hub started", ["version": CLI.versionString, "listen": "\(config.server.listen.host):\(server.port)",
+                                                "public_url": config.server.publicURL, "database": config.database.path])
+
+        while true {
+            let sig = pt_wait_signal()
+            if sig == SIGTERM || sig == SIGINT { break }
+            Log.shared.info("signal ignored", ["signal": "\(sig)"])
+        }
+        Log.shared.info("stopping: finishing in-flight requests")
+        server.shutdown()
+        db.close()
+        Log.shared.info("stopped")
+        return 0
+    }
+
+    static func serverConfiguration(_ config: HubConfig) -> ServerConfiguration {
+        var s = ServerConfiguration()
+        s.host = config.server.listen.host
+        s.port = UInt16(config.server.listen.port)
+        s.eventLoops = config.effectiveEventLoops
+        s.workers = config.server.workers
+        s.maxConnections = config.server.maxConnections
+        s.limits = HTTPLimits(maxRequestLineBytes: config.server.maxRequestLineBytes,
+                              maxHeaderBytes: config.server.maxHeaderBytes,
+                              maxBodyBytes: config.server.maxBodyBytes)
+        s.headerTimeoutMillis = config.server.headerTimeoutMs
+        s.idleTimeoutMillis = config.server.idleTimeoutMs
+        s.shutdownTimeoutMillis = config.server.shutdownTimeoutMs
+        s.accessLog = config.server.accessLog
+        let proxies = config.server.trustedProxies
+        if !proxies.isEmpty {
+            s.trustedProxies = TrustedProxies { address in proxies.contains { $0.contains(address) } }
+        }
+        return s
+    }
+
+    /// First start: `PINGTXT_ADMIN_EMAIL` + `PINGTXT_ADMIN_PASSWORD` create
+    /// the first admin before the server answers; otherwise say how to.
+    static func bootstrapAdmin(_ db: Database) throws {
+        let users = UserService(database: db)
+        guard try users.count() == 0 else { return }
+        let env = HubConfig.processEnvironment()
+        if let email = env["PINGTXT_ADMIN_EMAIL"], let password = env["PINGTXT_ADMIN_PASSWORD"], !email.isEmpty {
+            _ = try describe { try users.create(email: email, name: nil, role: .admin, password: password) }
+            Log.shared.info("first admin created from PINGTXT_ADMIN_EMAIL", ["email": email])
+        } else {
+            Log.shared.warn("no users yet: create an admin with 'pingtxt user add --email you@example.com --role admin', "
+                + "or set PINGTXT_ADMIN_EMAIL and PINGTXT_ADMIN_PASSWORD before the first start")
+        }
+    }
+}
