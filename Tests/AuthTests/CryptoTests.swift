@@ -1,5 +1,5 @@
 import Testing
-@testable import Crypto
+import Crypto
 
 private func hex(_ s: String) -> [UInt8] { Hex.decode(s)! }
 private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
