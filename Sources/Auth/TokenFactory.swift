@@ -25,12 +25,31 @@ public enum TokenFactory {
     /// database and makes wrong-kind tokens (a refresh token sent as a bearer
     /// token, say) fail the same way as garbage.
     public static func hashPresented(_ token: String, expecting kinds: Set<TokenKind>) -> [UInt8]? {
+        // Runs on every API request: one pass over the bytes, no allocation
+        // (String.UTF8View indexing and Set lookups cost more than the hash).
+        let valid = token.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.count == tokenLength,
+                  bytes[0] == UInt8(ascii: "p"), bytes[1] == UInt8(ascii: "m"), bytes[3] == UInt8(ascii: "_")
+            else { return false }
+            let kind: TokenKind
+            switch bytes[2] {
+            case UInt8(ascii: "k"): kind = .apiToken
+            case UInt8(ascii: "a"): kind = .oauthAccess
+            case UInt8(ascii: "r"): kind = .oauthRefresh
+            case UInt8(ascii: "g"): kind = .agent
+            default: return false
+            }
+            guard kinds.contains(kind) else { return false }
+            for i in 4..<tokenLength where !isBase64URL(bytes[i]) { return false }
+            return true
+        } ?? slowCheck(token, kinds)   // bridged or non-contiguous strings only
+        return valid ? SHA256.hash(token.utf8) : nil
+    }
+
+    private static func slowCheck(_ token: String, _ kinds: Set<TokenKind>) -> Bool {
         let utf8 = token.utf8
-        guard utf8.count == tokenLength,
-              let kind = TokenKind.of(token), kinds.contains(kind),
-              utf8.dropFirst(4).allSatisfy(isBase64URL)
-        else { return nil }
-        return SHA256.hash(utf8)
+        guard utf8.count == tokenLength, let kind = TokenKind.of(token), kinds.contains(kind) else { return false }
+        return utf8.dropFirst(4).allSatisfy(isBase64URL)
     }
 
     @inline(__always)
