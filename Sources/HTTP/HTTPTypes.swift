@@ -57,6 +57,13 @@ public struct HTTPHeaders: Sendable, Sequence {
     }
 }
 
+extension HTTPHeaders: Equatable {
+    /// Same fields in the same order, names and values compared exactly.
+    public static func == (a: HTTPHeaders, b: HTTPHeaders) -> Bool {
+        a.fields.count == b.fields.count && zip(a.fields, b.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+}
+
 /// How a request's body is framed, decided from its head.
 public enum HTTPBodyFraming: Sendable, Equatable {
     case none
@@ -65,7 +72,7 @@ public enum HTTPBodyFraming: Sendable, Equatable {
 }
 
 /// A parsed request line plus header section.
-public struct HTTPRequestHead: Sendable {
+public struct HTTPRequestHead: Sendable, Equatable {
     public var method: String
     /// The raw request-target as sent (`/api/me?x=1`).
     public var target: String
