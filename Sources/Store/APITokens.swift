@@ -30,16 +30,23 @@ public struct APITokenRecord: Sendable, Equatable {
 /// Queries on `api_tokens` (`pmk_` tokens, stored as SHA-256 only).
 public enum APITokens {
     static let columns = "id, user_id, name, scope, created_at, expires_at, last_used_at"
+    /// Built once: interpolating on every call would cost an allocation per query.
+    enum SQL {
+        static let insert = """
+            INSERT INTO api_tokens (user_id, name, scope, token_hash, created_at, expires_at)
+            VALUES (?, ?, ?, ?, ?, ?) RETURNING \(columns)
+            """
+        static let list = "SELECT \(columns) FROM api_tokens WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?"
+        static let findByID = "SELECT \(columns) FROM api_tokens WHERE id = ?"
+    }
 
     /// Unknown user → `isConstraint` (foreign key); duplicate hash →
     /// `isUniqueViolation`. Whether a readonly user may get `write` is the
     /// caller's rule to check (SPEC: 403 / CLI exit 1).
     public static func insert(_ c: Connection, userID: Int64, name: String, scope: String, hash: [UInt8], now: Int64,
                               expiresAt: Int64?) throws(StoreError) -> APITokenRecord {
-        let row = try c.queryOne("""
-            INSERT INTO api_tokens (user_id, name, scope, token_hash, created_at, expires_at)
-            VALUES (?, ?, ?, ?, ?, ?) RETURNING \(columns)
-            """, [.integer(userID), .text(name), .text(scope), .blob(hash), .integer(now), SQLValue(expiresAt)])
+        let row = try c.queryOne(SQL.insert, [
+            .integer(userID), .text(name), .text(scope), .blob(hash), .integer(now), SQLValue(expiresAt)])
         guard let row else { throw StoreError.misuse("INSERT … RETURNING gave no row") }
         return try APITokenRecord(row: row)
     }
@@ -65,13 +72,13 @@ public enum APITokens {
     /// A user's tokens by id, keyset-paginated.
     public static func list(_ c: Connection, userID: Int64, afterID: Int64?, limit: Int) throws(StoreError)
         -> [APITokenRecord] {
-        try c.query("SELECT \(columns) FROM api_tokens WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?",
+        try c.query(SQL.list,
                     [.integer(userID), .integer(afterID ?? Int64.min), .integer(Int64(max(0, limit)))])
             .map { r throws(StoreError) in try APITokenRecord(row: r) }
     }
 
     public static func find(_ c: Connection, id: Int64) throws(StoreError) -> APITokenRecord? {
-        try c.queryOne("SELECT \(columns) FROM api_tokens WHERE id = ?", [.integer(id)])
+        try c.queryOne(SQL.findByID, [.integer(id)])
             .map { r throws(StoreError) in try APITokenRecord(row: r) }
     }
 

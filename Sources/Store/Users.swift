@@ -39,35 +39,48 @@ public struct UserRecord: Sendable, Equatable {
 /// `write` so several calls compose into one transaction.
 public enum Users {
     static let columns = "id, email, name, role, password_hash, totp_secret, totp_enabled, created_at, updated_at"
+    /// Built once: interpolating on every call would cost an allocation per query.
+    enum SQL {
+        static let insert = """
+            INSERT INTO users (email, name, role, password_hash, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?) RETURNING \(columns)
+            """
+        static let findByID = "SELECT \(columns) FROM users WHERE id = ?"
+        static let findByEmail = "SELECT \(columns) FROM users WHERE email = ?"
+        static let list = "SELECT \(columns) FROM users WHERE id > ? ORDER BY id LIMIT ?"
+        static let update = """
+            UPDATE users SET name = coalesce(?, name), role = coalesce(?, role), email = coalesce(?, email),
+                updated_at = ?
+            WHERE id = ? RETURNING \(columns)
+            """
+    }
 
     /// Duplicate email (compared case-insensitively) → `StoreError.isUniqueViolation`;
     /// unknown role → `isConstraint`.
     public static func insert(_ c: Connection, email: String, name: String, role: String, passwordHash: String?,
                               now: Int64) throws(StoreError) -> UserRecord {
-        let row = try c.queryOne("""
-            INSERT INTO users (email, name, role, password_hash, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?) RETURNING \(columns)
-            """, [.text(email), .text(name), .text(role), SQLValue(passwordHash), .integer(now), .integer(now)])
+        let row = try c.queryOne(SQL.insert, [
+            .text(email), .text(name), .text(role), SQLValue(passwordHash), .integer(now), .integer(now)])
         guard let row else { throw StoreError.misuse("INSERT … RETURNING gave no row") }
         return try UserRecord(row: row)
     }
 
     public static func find(_ c: Connection, id: Int64) throws(StoreError) -> UserRecord? {
-        try c.queryOne("SELECT \(columns) FROM users WHERE id = ?", [.integer(id)]).map { r throws(StoreError) in
+        try c.queryOne(SQL.findByID, [.integer(id)]).map { r throws(StoreError) in
             try UserRecord(row: r)
         }
     }
 
     /// Case-insensitive (ASCII, the column's NOCASE collation).
     public static func find(_ c: Connection, email: String) throws(StoreError) -> UserRecord? {
-        try c.queryOne("SELECT \(columns) FROM users WHERE email = ?", [.text(email)]).map { r throws(StoreError) in
+        try c.queryOne(SQL.findByEmail, [.text(email)]).map { r throws(StoreError) in
             try UserRecord(row: r)
         }
     }
 
     /// Keyset pagination: users with id > afterID, by id, at most `limit`.
     public static func list(_ c: Connection, afterID: Int64?, limit: Int) throws(StoreError) -> [UserRecord] {
-        try c.query("SELECT \(columns) FROM users WHERE id > ? ORDER BY id LIMIT ?",
+        try c.query(SQL.list,
                     [.integer(afterID ?? Int64.min), .integer(Int64(max(0, limit)))])
             .map { r throws(StoreError) in try UserRecord(row: r) }
     }
@@ -91,11 +104,8 @@ public enum Users {
     /// because a readonly user's tokens are always read (SPEC §3).
     public static func update(_ c: Connection, id: Int64, name: String?, role: String?, email: String?,
                               now: Int64) throws(StoreError) -> UserRecord? {
-        let row = try c.queryOne("""
-            UPDATE users SET name = coalesce(?, name), role = coalesce(?, role), email = coalesce(?, email),
-                updated_at = ?
-            WHERE id = ? RETURNING \(columns)
-            """, [SQLValue(name), SQLValue(role), SQLValue(email), .integer(now), .integer(id)])
+        let row = try c.queryOne(SQL.update, [
+            SQLValue(name), SQLValue(role), SQLValue(email), .integer(now), .integer(id)])
         guard let row else { return nil }
         let user = try UserRecord(row: row)
         if user.role == "readonly" { try APITokens.downgradeToRead(c, userID: id) }
