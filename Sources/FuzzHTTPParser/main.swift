@@ -8,6 +8,8 @@
 //
 // Fuzz build:   swift build --product FuzzHTTPParser -c release -Xswiftc -DFUZZING --sanitize=fuzzer --sanitize=address
 // Replay build: swift build --product FuzzHTTPParser, then FuzzHTTPParser FILE...
+// Fuzz run:     .build/release/FuzzHTTPParser SCRATCH_DIR fuzz/corpus -max_total_time=30
+//               (libFuzzer adds new inputs to the first directory, so keep the seeds second)
 import HTTP
 #if !FUZZING
 import Glibc
