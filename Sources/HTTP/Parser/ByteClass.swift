@@ -54,9 +54,6 @@ enum ByteClass {
     @inline(__always)
     static func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
 
-    @inline(__always)
-    static func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") }
-
     /// The value of a hex digit, or nil.
     @inline(__always)
     static func hexValue(_ b: UInt8) -> Int? {
