@@ -15,12 +15,7 @@ public final class UserService: Sendable {
     public func create(email: String, name: String?, role: Role, password: String?) throws -> UserRecord {
         let email = try Self.validEmail(email)
         let name = try Self.validName(name ?? "")
-        var hash: String?
-        if let password {
-            if let problem = PasswordHasher.policyViolation(password) { throw AuthError.invalid(field: "password", message: problem) }
-            // Hashing takes ~0.1 s: do it before the write transaction, not inside it.
-            hash = try PasswordHasher.hash(password)
-        }
+        let hash = try password.map(Self.checkedHash)
         do {
             return try database.write { c in
                 try Users.insert(c, email: email, name: name, role: role.rawValue, passwordHash: hash, now: clock())
@@ -50,11 +45,7 @@ public final class UserService: Sendable {
     public func update(id: Int64, email: String?, name: String?, role: Role?, password: String?) throws -> UserRecord {
         let email = try email.map(Self.validEmail)
         let name = try name.map(Self.validName)
-        var hash: String?
-        if let password {
-            if let problem = PasswordHasher.policyViolation(password) { throw AuthError.invalid(field: "password", message: problem) }
-            hash = try PasswordHasher.hash(password)
-        }
+        let hash = try password.map(Self.checkedHash)
         do {
             return try database.write { c in
                 guard let user = try Users.find(c, id: id) else { throw AuthError.notFound("No user with id \(id).") }
@@ -85,8 +76,7 @@ public final class UserService: Sendable {
     }
 
     public func setPassword(email: String, password: String) throws {
-        if let problem = PasswordHasher.policyViolation(password) { throw AuthError.invalid(field: "password", message: problem) }
-        let hash = try PasswordHasher.hash(password)
+        let hash = try Self.checkedHash(password)
         try database.write { c in
             guard let user = try Users.find(c, email: email) else { throw AuthError.notFound("No user with the email \(email).") }
             _ = try Users.setPasswordHash(c, id: user.id, hash: hash, now: clock())
@@ -107,6 +97,13 @@ public final class UserService: Sendable {
         guard try count() == 0 else { return false }
         _ = try create(email: email, name: nil, role: .admin, password: password)
         return true
+    }
+
+    /// Applies the password policy, then hashes. Hashing takes ~0.1 s, so
+    /// callers do it before their write transaction, never inside it.
+    static func checkedHash(_ password: String) throws -> String {
+        if let problem = PasswordHasher.policyViolation(password) { throw AuthError.invalid(field: "password", message: problem) }
+        return try PasswordHasher.hash(password)
     }
 
     static func validEmail(_ raw: String) throws(AuthError) -> String {

@@ -1,3 +1,4 @@
+import Core
 // The value tree produced by `TOMLParser`: only the TOML subset pingtxt uses
 // (strings, decimal integers, booleans, arrays, tables, arrays of tables).
 
@@ -49,27 +50,9 @@ public enum TOMLValue: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// A TOML basic string literal.
-    public static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A TOML basic string literal. JSON's string escapes are a subset of
+    /// TOML's basic-string escapes, so the shared JSON quoting is exact here.
+    public static func quote(_ s: String) -> String { JSONText.quote(s) }
 
     /// A key, bare when possible, otherwise quoted.
     public static func quoteKey(_ key: String) -> String {
