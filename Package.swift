@@ -22,9 +22,12 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["Core", "CLinux", "CShims"]),
         .target(name: "Store", dependencies: ["CSQLite", "CShims", "Core"]),
         .target(name: "Config", dependencies: ["Core"]),
+        .target(name: "Net", dependencies: ["Core", "HTTP", "COpenSSL", "CShims", "CLinux"]),
+        .target(name: "DNS", dependencies: ["Core", "CLinux"]),
 
         // Domain.
         .target(name: "Auth", dependencies: ["Core", "Crypto", "Store"]),
+        .target(name: "Monitoring", dependencies: ["Core", "Net", "DNS", "Store"]),
 
         // Surface.
         .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto"]),
@@ -36,5 +39,8 @@ let package = Package(
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Crypto", "Store", "Core"]),
         .testTarget(name: "APITests", dependencies: ["API", "HTTP", "Core", "Crypto"]),
+        .testTarget(name: "NetTests", dependencies: ["Net", "HTTP", "Core", "Crypto"]),
+        .testTarget(name: "DNSTests", dependencies: ["DNS", "Core"]),
+        .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "Core", "Store"]),
     ]
 )

@@ -1,0 +1,1 @@
+// Module Net (in progress).

@@ -1,0 +1,1 @@
+// DNSTests (in progress).

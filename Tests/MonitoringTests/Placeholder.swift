@@ -1,0 +1,1 @@
+// MonitoringTests (in progress).

@@ -1,0 +1,1 @@
+// NetTests (in progress).
