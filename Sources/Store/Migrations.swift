@@ -16,6 +16,7 @@ public struct Migration: Sendable, Equatable {
 public enum Migrations {
     public static let all: [Migration] = [
         Schema0001.migration,
+        Schema0002.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

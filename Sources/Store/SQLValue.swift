@@ -54,3 +54,11 @@ extension SQLValue {
     public init(_ value: Double?) { self = value.map { .real($0) } ?? .null }
     public init(_ value: Bool?) { self = value.map { .integer($0 ? 1 : 0) } ?? .null }
 }
+
+extension SQLValue {
+    /// The integer, or nil for any other case.
+    public var integerValue: Int64? {
+        if case .integer(let n) = self { return n }
+        return nil
+    }
+}

@@ -9,22 +9,22 @@ import Store
     @Test func appliedOnceRecordedAndSkippedOnReopen() throws {
         let dir = TempDir()
         let path = dir.file("nested/deeper/hub.db")   // parent directories are created
-        let extra = Migration(name: "0002_test", sql: "CREATE TABLE t2 (x INTEGER);")
+        let extra = Migration(name: "9001_test", sql: "CREATE TABLE t2 (x INTEGER);")
         do {
             let db = try Database(path: path, migrations: Migrations.all + [extra])
-            #expect(try db.appliedMigrations() == ["0001_users_and_tokens", "0002_test"])
-            let stamp = try db.read { try $0.scalar("SELECT applied_at FROM schema_migrations WHERE name = '0002_test'") }
+            #expect(try db.appliedMigrations() == Migrations.all.map(\.name) + ["9001_test"])
+            let stamp = try db.read { try $0.scalar("SELECT applied_at FROM schema_migrations WHERE name = '9001_test'") }
             #expect(stamp != nil && stamp != .null)
             db.close()
         }
         // Re-open: running 0002 again would fail (table t2 exists), so success
         // proves it was skipped.
         let db = try Database(path: path, migrations: Migrations.all + [extra])
-        #expect(try db.appliedMigrations() == ["0001_users_and_tokens", "0002_test"])
-        #expect(try db.read { try $0.scalar("SELECT count(*) FROM schema_migrations") } == .integer(2))
+        #expect(try db.appliedMigrations() == Migrations.all.map(\.name) + ["9001_test"])
+        #expect(try db.read { try $0.scalar("SELECT count(*) FROM schema_migrations") } == .integer(Int64(Migrations.all.count + 1)))
         var st = stat()
         #expect(stat(dir.file("nested"), &st) == 0 && st.st_mode & 0o777 == 0o700)
-        #expect(Database.schemaVersion == "0001_users_and_tokens")
+        #expect(Database.schemaVersion == Migrations.all.last?.name)
     }
 
     @Test func unknownMigrationInDatabaseIsRejected() throws {
@@ -43,10 +43,10 @@ import Store
 
     @Test func failingMigrationRollsBackAndIsNotRecorded() throws {
         let dir = TempDir()
-        let bad = Migration(name: "0002_bad", sql: "CREATE TABLE ok1 (x INTEGER); CREATE TABLE users (x INTEGER);")
+        let bad = Migration(name: "9002_bad", sql: "CREATE TABLE ok1 (x INTEGER); CREATE TABLE users (x INTEGER);")
         #expect(throws: StoreError.self) { try Database(path: dir.file("hub.db"), migrations: Migrations.all + [bad]) }
         let db = try Database(path: dir.file("hub.db"))
-        #expect(try db.appliedMigrations() == ["0001_users_and_tokens"])
+        #expect(try db.appliedMigrations() == Migrations.all.map(\.name))
         #expect(try db.read { try $0.queryOne("SELECT name FROM sqlite_schema WHERE name = 'ok1'") } == nil)
     }
 }
@@ -316,7 +316,7 @@ struct Boom: Error {}
         // `first` is deliberately left open (as after a crash before close).
         let second = try Database(path: path)
         #expect(try second.read { try Users.count($0) } == 20)
-        #expect(try second.appliedMigrations() == ["0001_users_and_tokens"])
+        #expect(try second.appliedMigrations() == Migrations.all.map(\.name))
         second.close()
         first.close()
     }
@@ -376,7 +376,7 @@ struct Boom: Error {}
             #expect(n >= 1000 + 5)
             #expect(try Users.find(c, email: "b999@example.com") != nil)
         }
-        #expect(try copy.appliedMigrations() == ["0001_users_and_tokens"])
+        #expect(try copy.appliedMigrations() == Migrations.all.map(\.name))
         copy.close()
         #expect(try db.read { try Users.count($0) } == 1000 + written.value)
     }

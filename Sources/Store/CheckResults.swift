@@ -1,0 +1,157 @@
+/// One stored check result.
+public struct CheckResultRecord: Sendable, Equatable {
+    public var id: Int64 = 0
+    public var monitorID: Int64
+    public var atMs: Int64
+    public var location: String
+    /// "up", "degraded" or "down".
+    public var status: String
+    public var latencyMs: Int64?
+    public var statusCode: Int64?
+    public var error: String?
+    public var inMaintenance: Bool
+
+    public init(monitorID: Int64, atMs: Int64, location: String, status: String, latencyMs: Int64?,
+                statusCode: Int64?, error: String?, inMaintenance: Bool) {
+        self.monitorID = monitorID
+        self.atMs = atMs
+        self.location = location
+        self.status = status
+        self.latencyMs = latencyMs
+        self.statusCode = statusCode
+        self.error = error
+        self.inMaintenance = inMaintenance
+    }
+
+    init(row r: Row) throws(StoreError) {
+        self.init(monitorID: try r.int("monitor_id"), atMs: try r.int("at_ms"), location: try r.text("location"),
+                  status: try r.text("status"), latencyMs: try r.optionalInt("latency_ms"),
+                  statusCode: try r.optionalInt("status_code"), error: try r.optionalText("error"),
+                  inMaintenance: try r.bool("in_maintenance"))
+        id = try r.int("id")
+    }
+}
+
+/// One hourly or daily aggregate of a monitor's results.
+public struct RollupRecord: Sendable, Equatable {
+    public var monitorID: Int64
+    public var resolution: Int64
+    public var bucketStart: Int64
+    public var up: Int64
+    public var degraded: Int64
+    public var down: Int64
+    public var inMaintenance: Int64
+    public var latencySum: Int64
+    public var latencyCount: Int64
+    /// The latency histogram in its stored text form.
+    public var histogram: String
+
+    public init(monitorID: Int64, resolution: Int64, bucketStart: Int64, up: Int64, degraded: Int64, down: Int64,
+                inMaintenance: Int64, latencySum: Int64, latencyCount: Int64, histogram: String) {
+        self.monitorID = monitorID
+        self.resolution = resolution
+        self.bucketStart = bucketStart
+        self.up = up
+        self.degraded = degraded
+        self.down = down
+        self.inMaintenance = inMaintenance
+        self.latencySum = latencySum
+        self.latencyCount = latencyCount
+        self.histogram = histogram
+    }
+
+    init(row r: Row) throws(StoreError) {
+        self.init(monitorID: try r.int("monitor_id"), resolution: try r.int("resolution"),
+                  bucketStart: try r.int("bucket_start"), up: try r.int("up"), degraded: try r.int("degraded"),
+                  down: try r.int("down"), inMaintenance: try r.int("in_maintenance"),
+                  latencySum: try r.int("latency_sum"), latencyCount: try r.int("latency_count"),
+                  histogram: try r.text("histogram"))
+    }
+}
+
+/// Queries on `check_results` and `result_rollups`.
+public enum CheckResults {
+    enum SQL {
+        static let insert = """
+            INSERT INTO check_results (monitor_id, at_ms, location, status, latency_ms, status_code, error, in_maintenance)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        static let list = """
+            SELECT * FROM check_results WHERE monitor_id = ?1 AND at_ms >= ?2 AND at_ms < ?3
+              AND (?4 IS NULL OR location = ?4) AND (?5 IS NULL OR id < ?5)
+            ORDER BY at_ms DESC, id DESC LIMIT ?6
+            """
+        static let range = "SELECT * FROM check_results WHERE monitor_id = ? AND at_ms >= ? AND at_ms < ? ORDER BY at_ms"
+        static let rangeAll = "SELECT * FROM check_results WHERE at_ms >= ? AND at_ms < ? ORDER BY monitor_id, at_ms"
+        static let deleteBefore = "DELETE FROM check_results WHERE at_ms < ?"
+        static let upsertRollup = """
+            INSERT OR REPLACE INTO result_rollups (monitor_id, resolution, bucket_start, up, degraded, down,
+                in_maintenance, latency_sum, latency_count, histogram) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        static let rollups = """
+            SELECT * FROM result_rollups WHERE monitor_id = ? AND resolution = ? AND bucket_start >= ? AND bucket_start < ?
+            ORDER BY bucket_start
+            """
+        static let rollupsAll = """
+            SELECT * FROM result_rollups WHERE resolution = ? AND bucket_start >= ? AND bucket_start < ?
+            ORDER BY monitor_id, bucket_start
+            """
+        static let deleteRollupsBefore = "DELETE FROM result_rollups WHERE resolution = ? AND bucket_start < ?"
+    }
+
+    public static func insert(_ c: Connection, _ r: CheckResultRecord) throws(StoreError) {
+        try c.execute(SQL.insert, [.integer(r.monitorID), .integer(r.atMs), .text(r.location), .text(r.status),
+                                   SQLValue(r.latencyMs), SQLValue(r.statusCode), SQLValue(r.error), SQLValue(r.inMaintenance)])
+    }
+
+    /// Newest first, for the history API: `beforeID` pages backwards.
+    public static func list(_ c: Connection, monitorID: Int64, sinceMs: Int64, untilMs: Int64, location: String?,
+                            beforeID: Int64?, limit: Int) throws(StoreError) -> [CheckResultRecord] {
+        try c.query(SQL.list, [.integer(monitorID), .integer(sinceMs), .integer(untilMs), SQLValue(location),
+                               SQLValue(beforeID), .integer(Int64(limit))]).map { r throws(StoreError) in
+            try CheckResultRecord(row: r)
+        }
+    }
+
+    /// Oldest first, for uptime and roll-ups.
+    public static func range(_ c: Connection, monitorID: Int64, fromMs: Int64, toMs: Int64) throws(StoreError) -> [CheckResultRecord] {
+        try c.query(SQL.range, [.integer(monitorID), .integer(fromMs), .integer(toMs)]).map { r throws(StoreError) in
+            try CheckResultRecord(row: r)
+        }
+    }
+
+    /// Every monitor's results in a window, grouped by monitor then time (roll-up job).
+    public static func rangeAll(_ c: Connection, fromMs: Int64, toMs: Int64) throws(StoreError) -> [CheckResultRecord] {
+        try c.query(SQL.rangeAll, [.integer(fromMs), .integer(toMs)]).map { r throws(StoreError) in
+            try CheckResultRecord(row: r)
+        }
+    }
+
+    public static func deleteBefore(_ c: Connection, ms: Int64) throws(StoreError) -> Int {
+        try c.execute(SQL.deleteBefore, [.integer(ms)])
+        return c.changes
+    }
+
+    public static func upsertRollup(_ c: Connection, _ r: RollupRecord) throws(StoreError) {
+        try c.execute(SQL.upsertRollup, [.integer(r.monitorID), .integer(r.resolution), .integer(r.bucketStart),
+                                         .integer(r.up), .integer(r.degraded), .integer(r.down), .integer(r.inMaintenance),
+                                         .integer(r.latencySum), .integer(r.latencyCount), .text(r.histogram)])
+    }
+
+    public static func rollups(_ c: Connection, monitorID: Int64, resolution: Int64, from: Int64, to: Int64) throws(StoreError) -> [RollupRecord] {
+        try c.query(SQL.rollups, [.integer(monitorID), .integer(resolution), .integer(from), .integer(to)]).map { r throws(StoreError) in
+            try RollupRecord(row: r)
+        }
+    }
+
+    public static func rollupsAll(_ c: Connection, resolution: Int64, from: Int64, to: Int64) throws(StoreError) -> [RollupRecord] {
+        try c.query(SQL.rollupsAll, [.integer(resolution), .integer(from), .integer(to)]).map { r throws(StoreError) in
+            try RollupRecord(row: r)
+        }
+    }
+
+    public static func deleteRollupsBefore(_ c: Connection, resolution: Int64, before: Int64) throws(StoreError) -> Int {
+        try c.execute(SQL.deleteRollupsBefore, [.integer(resolution), .integer(before)])
+        return c.changes
+    }
+}

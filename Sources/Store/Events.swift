@@ -1,0 +1,53 @@
+/// A domain event (`monitor_down`, …) for the alerting side.
+public struct EventRecord: Sendable, Equatable {
+    public var id: Int64 = 0
+    public var kind: String
+    public var monitorID: Int64?
+    public var incidentID: Int64?
+    public var at: Int64
+    public var cause: String
+    /// JSON array of location names.
+    public var locations: String
+    /// Raised during maintenance: recorded, never alerted.
+    public var suppressed: Bool
+
+    public init(kind: String, monitorID: Int64?, incidentID: Int64?, at: Int64, cause: String, locations: String, suppressed: Bool) {
+        self.kind = kind
+        self.monitorID = monitorID
+        self.incidentID = incidentID
+        self.at = at
+        self.cause = cause
+        self.locations = locations
+        self.suppressed = suppressed
+    }
+
+    init(row r: Row) throws(StoreError) {
+        self.init(kind: try r.text("kind"), monitorID: try r.optionalInt("monitor_id"), incidentID: try r.optionalInt("incident_id"),
+                  at: try r.int("at"), cause: try r.text("cause"), locations: try r.text("locations"),
+                  suppressed: try r.bool("suppressed"))
+        id = try r.int("id")
+    }
+}
+
+/// Queries on `events`.
+public enum Events {
+    enum SQL {
+        static let insert = """
+            INSERT INTO events (kind, monitor_id, incident_id, at, cause, locations, suppressed) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """
+        static let list = "SELECT * FROM events WHERE (?1 IS NULL OR monitor_id = ?1) AND id > ?2 ORDER BY id LIMIT ?3"
+    }
+
+    public static func insert(_ c: Connection, _ e: EventRecord) throws(StoreError) -> Int64 {
+        try c.execute(SQL.insert, [.text(e.kind), SQLValue(e.monitorID), SQLValue(e.incidentID), .integer(e.at),
+                                   .text(e.cause), .text(e.locations), SQLValue(e.suppressed)])
+        return c.lastInsertRowID
+    }
+
+    /// Oldest first, after `afterID`.
+    public static func list(_ c: Connection, monitorID: Int64?, afterID: Int64, limit: Int) throws(StoreError) -> [EventRecord] {
+        try c.query(SQL.list, [SQLValue(monitorID), .integer(afterID), .integer(Int64(limit))]).map { r throws(StoreError) in
+            try EventRecord(row: r)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// A row of `maintenance_windows`.
+public struct MaintenanceRecord: Sendable, Equatable {
+    public var id: Int64 = 0
+    public var title: String
+    /// JSON array of monitor ids; empty means every monitor.
+    public var monitorIDs: String
+    public var startsAt: Int64
+    public var endsAt: Int64
+    public var createdBy: String?
+    public var createdAt: Int64 = 0
+
+    public init(title: String, monitorIDs: String, startsAt: Int64, endsAt: Int64, createdBy: String?) {
+        self.title = title
+        self.monitorIDs = monitorIDs
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.createdBy = createdBy
+    }
+
+    init(row r: Row) throws(StoreError) {
+        self.init(title: try r.text("title"), monitorIDs: try r.text("monitor_ids"), startsAt: try r.int("starts_at"),
+                  endsAt: try r.int("ends_at"), createdBy: try r.optionalText("created_by"))
+        id = try r.int("id")
+        createdAt = try r.int("created_at")
+    }
+}
+
+/// Queries on `maintenance_windows`.
+public enum MaintenanceWindows {
+    enum SQL {
+        static let insert = """
+            INSERT INTO maintenance_windows (title, monitor_ids, starts_at, ends_at, created_by, created_at)
+            VALUES (?, ?, ?, ?, ?, ?) RETURNING *
+            """
+        static let find = "SELECT * FROM maintenance_windows WHERE id = ?"
+        static let list = "SELECT * FROM maintenance_windows WHERE (?1 IS NULL OR id < ?1) ORDER BY id DESC LIMIT ?2"
+        static let overlapping = "SELECT * FROM maintenance_windows WHERE starts_at < ? AND ends_at > ? ORDER BY starts_at"
+        static let update = """
+            UPDATE maintenance_windows SET title = ?, monitor_ids = ?, starts_at = ?, ends_at = ? WHERE id = ? RETURNING *
+            """
+        static let delete = "DELETE FROM maintenance_windows WHERE id = ?"
+    }
+
+    public static func insert(_ c: Connection, _ w: MaintenanceRecord, now: Int64) throws(StoreError) -> MaintenanceRecord {
+        guard let row = try c.queryOne(SQL.insert, [.text(w.title), .text(w.monitorIDs), .integer(w.startsAt),
+                                                    .integer(w.endsAt), SQLValue(w.createdBy), .integer(now)]) else {
+            throw StoreError.misuse("INSERT … RETURNING gave no row")
+        }
+        return try MaintenanceRecord(row: row)
+    }
+
+    public static func find(_ c: Connection, id: Int64) throws(StoreError) -> MaintenanceRecord? {
+        try c.queryOne(SQL.find, [.integer(id)]).map { r throws(StoreError) in try MaintenanceRecord(row: r) }
+    }
+
+    /// Newest first; `beforeID` pages backwards.
+    public static func list(_ c: Connection, beforeID: Int64?, limit: Int) throws(StoreError) -> [MaintenanceRecord] {
+        try c.query(SQL.list, [SQLValue(beforeID), .integer(Int64(limit))]).map { r throws(StoreError) in
+            try MaintenanceRecord(row: r)
+        }
+    }
+
+    /// Windows that overlap [from, to).
+    public static func overlapping(_ c: Connection, from: Int64, to: Int64) throws(StoreError) -> [MaintenanceRecord] {
+        try c.query(SQL.overlapping, [.integer(to), .integer(from)]).map { r throws(StoreError) in
+            try MaintenanceRecord(row: r)
+        }
+    }
+
+    public static func update(_ c: Connection, _ w: MaintenanceRecord) throws(StoreError) -> MaintenanceRecord? {
+        try c.queryOne(SQL.update, [.text(w.title), .text(w.monitorIDs), .integer(w.startsAt), .integer(w.endsAt),
+                                    .integer(w.id)]).map { r throws(StoreError) in try MaintenanceRecord(row: r) }
+    }
+
+    public static func delete(_ c: Connection, id: Int64) throws(StoreError) -> Bool {
+        try c.execute(SQL.delete, [.integer(id)])
+        return c.changes > 0
+    }
+}

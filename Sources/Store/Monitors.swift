@@ -1,0 +1,179 @@
+/// A row of `monitors`: its configuration and its current state.
+public struct MonitorRecord: Sendable, Equatable {
+    public var id: Int64 = 0
+    public var name: String
+    public var type: String
+    public var target: String?
+    public var interval: Int64
+    public var timeout: Int64
+    public var retries: Int64
+    public var paused: Bool = false
+    /// JSON array of location names.
+    public var locations: String = "[]"
+    public var confirmLocations: Int64 = 1
+    public var degradedAfterMs: Int64?
+    public var certExpiryDays: Int64?
+    /// JSON object of type-specific settings.
+    public var settings: String = "{}"
+    public var pingKey: String?
+    public var status: String = "pending"
+    public var statusSince: Int64 = 0
+    /// JSON of the state machine's counters.
+    public var state: String = "{}"
+    public var nextDueMs: Int64?
+    public var lastAt: Int64?
+    public var lastLocation: String?
+    public var lastStatus: String?
+    public var lastLatencyMs: Int64?
+    public var lastStatusCode: Int64?
+    public var lastError: String?
+    public var certNotAfter: Int64?
+    public var createdAt: Int64 = 0
+    public var updatedAt: Int64 = 0
+
+    public init(name: String, type: String, target: String?, interval: Int64, timeout: Int64, retries: Int64) {
+        self.name = name
+        self.type = type
+        self.target = target
+        self.interval = interval
+        self.timeout = timeout
+        self.retries = retries
+    }
+
+    init(row r: Row) throws(StoreError) {
+        self.init(name: try r.text("name"), type: try r.text("type"), target: try r.optionalText("target"),
+                  interval: try r.int("interval"), timeout: try r.int("timeout"), retries: try r.int("retries"))
+        id = try r.int("id")
+        paused = try r.bool("paused")
+        locations = try r.text("locations")
+        confirmLocations = try r.int("confirm_locations")
+        degradedAfterMs = try r.optionalInt("degraded_after_ms")
+        certExpiryDays = try r.optionalInt("cert_expiry_days")
+        settings = try r.text("settings")
+        pingKey = try r.optionalText("ping_key")
+        status = try r.text("status")
+        statusSince = try r.int("status_since")
+        state = try r.text("state")
+        nextDueMs = try r.optionalInt("next_due_ms")
+        lastAt = try r.optionalInt("last_at")
+        lastLocation = try r.optionalText("last_location")
+        lastStatus = try r.optionalText("last_status")
+        lastLatencyMs = try r.optionalInt("last_latency_ms")
+        lastStatusCode = try r.optionalInt("last_status_code")
+        lastError = try r.optionalText("last_error")
+        certNotAfter = try r.optionalInt("cert_not_after")
+        createdAt = try r.int("created_at")
+        updatedAt = try r.int("updated_at")
+    }
+}
+
+/// Filters for listing monitors.
+public struct MonitorFilter: Sendable {
+    public var status: String?
+    public var type: String?
+    /// Case-insensitive substring of name or target.
+    public var query: String?
+    public init(status: String? = nil, type: String? = nil, query: String? = nil) {
+        self.status = status
+        self.type = type
+        self.query = query
+    }
+}
+
+/// Queries on `monitors`.
+public enum Monitors {
+    enum SQL {
+        static let insert = """
+            INSERT INTO monitors (name, type, target, interval, timeout, retries, paused, locations, confirm_locations,
+                degraded_after_ms, cert_expiry_days, settings, ping_key, status, status_since, state, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
+            """
+        static let find = "SELECT * FROM monitors WHERE id = ?"
+        static let findByPingKey = "SELECT * FROM monitors WHERE ping_key = ?"
+        static let list = """
+            SELECT * FROM monitors WHERE id > ?1
+              AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR type = ?3)
+              AND (?4 IS NULL OR instr(lower(name), lower(?4)) > 0 OR instr(lower(coalesce(target, '')), lower(?4)) > 0)
+            ORDER BY id LIMIT ?5
+            """
+        static let all = "SELECT * FROM monitors ORDER BY id"
+        static let updateConfig = """
+            UPDATE monitors SET name = ?, target = ?, interval = ?, timeout = ?, retries = ?, locations = ?,
+                confirm_locations = ?, degraded_after_ms = ?, cert_expiry_days = ?, settings = ?, updated_at = ?
+            WHERE id = ? RETURNING *
+            """
+        static let updateState = """
+            UPDATE monitors SET status = ?, status_since = ?, state = ?, paused = ? WHERE id = ?
+            """
+        static let recordLast = """
+            UPDATE monitors SET last_at = ?, last_location = ?, last_status = ?, last_latency_ms = ?,
+                last_status_code = ?, last_error = ?, cert_not_after = coalesce(?, cert_not_after) WHERE id = ?
+            """
+        static let setNextDue = "UPDATE monitors SET next_due_ms = ? WHERE id = ?"
+        static let delete = "DELETE FROM monitors WHERE id = ?"
+        static let count = "SELECT count(*) FROM monitors"
+    }
+
+    public static func insert(_ c: Connection, _ m: MonitorRecord, now: Int64) throws(StoreError) -> MonitorRecord {
+        guard let row = try c.queryOne(SQL.insert, [
+            .text(m.name), .text(m.type), SQLValue(m.target), .integer(m.interval), .integer(m.timeout),
+            .integer(m.retries), SQLValue(m.paused), .text(m.locations), .integer(m.confirmLocations),
+            SQLValue(m.degradedAfterMs), SQLValue(m.certExpiryDays), .text(m.settings), SQLValue(m.pingKey),
+            .text(m.status), .integer(now), .text(m.state), .integer(now), .integer(now),
+        ]) else { throw StoreError.misuse("INSERT … RETURNING gave no row") }
+        return try MonitorRecord(row: row)
+    }
+
+    public static func find(_ c: Connection, id: Int64) throws(StoreError) -> MonitorRecord? {
+        try c.queryOne(SQL.find, [.integer(id)]).map { r throws(StoreError) in try MonitorRecord(row: r) }
+    }
+
+    public static func find(_ c: Connection, pingKey: String) throws(StoreError) -> MonitorRecord? {
+        try c.queryOne(SQL.findByPingKey, [.text(pingKey)]).map { r throws(StoreError) in try MonitorRecord(row: r) }
+    }
+
+    public static func list(_ c: Connection, filter: MonitorFilter, afterID: Int64?, limit: Int) throws(StoreError) -> [MonitorRecord] {
+        try c.query(SQL.list, [.integer(afterID ?? 0), SQLValue(filter.status), SQLValue(filter.type),
+                               SQLValue(filter.query), .integer(Int64(limit))]).map { r throws(StoreError) in
+            try MonitorRecord(row: r)
+        }
+    }
+
+    /// Every monitor, for the scheduler at start-up.
+    public static func all(_ c: Connection) throws(StoreError) -> [MonitorRecord] {
+        try c.query(SQL.all).map { r throws(StoreError) in try MonitorRecord(row: r) }
+    }
+
+    public static func count(_ c: Connection) throws(StoreError) -> Int {
+        Int(try c.scalar(SQL.count)?.integerValue ?? 0)
+    }
+
+    /// Writes the configuration columns of `m` (not its state).
+    public static func updateConfig(_ c: Connection, _ m: MonitorRecord, now: Int64) throws(StoreError) -> MonitorRecord? {
+        try c.queryOne(SQL.updateConfig, [
+            .text(m.name), SQLValue(m.target), .integer(m.interval), .integer(m.timeout), .integer(m.retries),
+            .text(m.locations), .integer(m.confirmLocations), SQLValue(m.degradedAfterMs), SQLValue(m.certExpiryDays),
+            .text(m.settings), .integer(now), .integer(m.id),
+        ]).map { r throws(StoreError) in try MonitorRecord(row: r) }
+    }
+
+    public static func updateState(_ c: Connection, id: Int64, status: String, statusSince: Int64, state: String,
+                                   paused: Bool) throws(StoreError) {
+        try c.execute(SQL.updateState, [.text(status), .integer(statusSince), .text(state), SQLValue(paused), .integer(id)])
+    }
+
+    public static func recordLast(_ c: Connection, id: Int64, at: Int64, location: String, status: String,
+                                  latencyMs: Int64?, statusCode: Int64?, error: String?, certNotAfter: Int64?) throws(StoreError) {
+        try c.execute(SQL.recordLast, [.integer(at), .text(location), .text(status), SQLValue(latencyMs),
+                                       SQLValue(statusCode), SQLValue(error), SQLValue(certNotAfter), .integer(id)])
+    }
+
+    public static func setNextDue(_ c: Connection, id: Int64, ms: Int64?) throws(StoreError) {
+        try c.execute(SQL.setNextDue, [SQLValue(ms), .integer(id)])
+    }
+
+    public static func delete(_ c: Connection, id: Int64) throws(StoreError) -> Bool {
+        try c.execute(SQL.delete, [.integer(id)])
+        return c.changes > 0
+    }
+}
