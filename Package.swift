@@ -34,6 +34,7 @@ let package = Package(
         .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core"]),
         .executableTarget(name: "FuzzHTTPParser", dependencies: ["HTTP"]),
 
+        .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Core"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),

@@ -26,11 +26,15 @@ public struct TrustedProxies: Sendable {
             client = hop
             if !isTrusted(hop) { break }
         }
+        // The last value of the last field is the nearest proxy's: several
+        // fields are one comma-separated list (RFC 9110 §5.3), empty
+        // elements are ignored (§5.6.1).
         var scheme = "http"
-        if let last = headers["X-Forwarded-Proto"]?.split(separator: ",").last {
-            let proto = trimmed(last).lowercased()
-            if proto == "https" || proto == "http" { scheme = proto }
-        }
+        let protos = headers.values("X-Forwarded-Proto")
+            .flatMap { $0.split(separator: ",") }
+            .map { trimmed($0) }
+            .filter { !$0.isEmpty }
+        if let last = protos.last?.lowercased(), last == "https" || last == "http" { scheme = last }
         return (client, scheme)
     }
 

@@ -146,12 +146,9 @@ private struct JSONParser {
             switch b {
             case UInt8(ascii: "\""):
                 index += 1
-                // Invalid UTF-8 is refused rather than repaired: silently changed
-                // text (emails, names) would be worse than a clear error.
-                guard let s = String(validating: out, as: UTF8.self) else {
-                    throw error("string is not valid UTF-8")
-                }
-                return s
+                // Raw bytes were validated as they were read and escapes only
+                // produce whole scalars, so `out` is valid UTF-8.
+                return String(decoding: out, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 index += 1
                 guard index < bytes.count else { throw error("unterminated string") }
@@ -186,11 +183,40 @@ private struct JSONParser {
                 }
             case 0..<0x20:
                 throw error("control character in string")
+            case 0x80...:
+                // Invalid UTF-8 is refused rather than repaired: silently changed
+                // text (emails, names) would be worse than a clear error. The
+                // offset is the first byte of the bad sequence.
+                guard let length = utf8SequenceLength(at: index) else { throw error("string is not valid UTF-8") }
+                out.append(contentsOf: bytes[index..<(index + length)])
+                index += length
             default:
                 out.append(b)
                 index += 1
             }
         }
+    }
+
+    /// The length of the well-formed UTF-8 sequence of a non-ASCII lead byte
+    /// at `at` (Unicode Table 3-7: no overlongs, surrogates or values past
+    /// U+10FFFF), or nil.
+    func utf8SequenceLength(at start: Int) -> Int? {
+        let lead = bytes[start]
+        let length: Int
+        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; secondRange = 0xA0...0xBF
+        case 0xED: length = 3; secondRange = 0x80...0x9F
+        case 0xE1...0xEF: length = 3
+        case 0xF0: length = 4; secondRange = 0x90...0xBF
+        case 0xF4: length = 4; secondRange = 0x80...0x8F
+        case 0xF1...0xF3: length = 4
+        default: return nil
+        }
+        guard start + length <= bytes.count, secondRange.contains(bytes[start + 1]) else { return nil }
+        for i in (start + 2)..<(start + length) where !(0x80...0xBF).contains(bytes[i]) { return nil }
+        return length
     }
 
     mutating func hex4() throws(JSONParseError) -> UInt32 {

@@ -2,6 +2,8 @@ import Core
 
 /// Turns a response into bytes: status line, the handler's headers, then
 /// `Date`, `Content-Length` and `Connection` as the server decides them.
+/// The body is always sent whole with `Content-Length`, so a handler's
+/// `Transfer-Encoding` is dropped too: both would contradict the framing.
 struct ResponseEncoder {
     private var cachedSecond: Int64 = -1
     private var cachedDate = ""
@@ -15,7 +17,7 @@ struct ResponseEncoder {
         var text = "HTTP/1.1 \(response.status) \(HTTPStatus.reason(response.status))\r\n"
         for (name, value) in response.headers
         where !HTTPHeaders.equalNames(name, "Content-Length") && !HTTPHeaders.equalNames(name, "Connection")
-            && !HTTPHeaders.equalNames(name, "Date") {
+            && !HTTPHeaders.equalNames(name, "Date") && !HTTPHeaders.equalNames(name, "Transfer-Encoding") {
             text += "\(name): \(value)\r\n"
         }
         text += "Date: \(cachedDate)\r\n"

@@ -1,0 +1,176 @@
+import HTTP
+import Testing
+
+private func ok(_ name: String) -> HTTPHandler { { _ in .text(200, name) } }
+
+private func routeError(_ router: Router, _ method: String, _ path: String) -> HTTPError? {
+    do {
+        _ = try router.match(method: method, path: path)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+@Suite struct RouterTests {
+    static let router = Router { r in
+        r.get("/", ok("root"))
+        r.getInline("/healthz", ok("health"))
+        r.get("/api/users", ok("list"))
+        r.post("/api/users", ok("create"))
+        r.get("/api/users/{id}", ok("show"))
+        r.patch("/api/users/{id}", ok("update"))
+        r.delete("/api/users/{id}", ok("delete"))
+        r.get("/api/users/me", ok("me"))
+        r.get("/api/users/{id}/tokens/{token}", ok("token"))
+        r.put("/api/settings", ok("settings"))
+        r.post("/api/login", ok("login"))
+        r.get("/files/{a}/x", ok("ax"))
+        r.get("/files/y/{b}", ok("yb"))
+        r.get("/slash/", ok("slash"))
+    }
+
+    @Test(arguments: [
+        ("GET", "/", "/", [:]),
+        ("GET", "", "/", [:]),
+        ("GET", "/healthz", "/healthz", [:]),
+        ("GET", "/api/users", "/api/users", [:]),
+        ("POST", "/api/users", "/api/users", [:]),
+        ("GET", "/api/users/42", "/api/users/{id}", ["id": "42"]),
+        ("PATCH", "/api/users/42", "/api/users/{id}", ["id": "42"]),
+        ("DELETE", "/api/users/42", "/api/users/{id}", ["id": "42"]),
+        ("GET", "/api/users/me", "/api/users/me", [:]),               // literal beats parameter
+        ("PATCH", "/api/users/me", "/api/users/{id}", ["id": "me"]),  // …but only for its method
+        ("GET", "/api/users/7/tokens/abc", "/api/users/{id}/tokens/{token}", ["id": "7", "token": "abc"]),
+        ("GET", "/files/y/x", "/files/{a}/x", ["a": "y"]),            // equal scores: first registered wins
+        ("GET", "/files/y/z", "/files/y/{b}", ["b": "z"]),
+        ("GET", "/slash/", "/slash/", [:]),
+    ] as [(String, String, String, [String: String])])
+    func matches(method: String, path: String, pattern: String, parameters: [String: String]) throws {
+        let m = try Self.router.match(method: method, path: path)
+        #expect(m.pattern == pattern)
+        #expect(m.parameters == parameters)
+    }
+
+    @Test func executionModeIsKept() throws {
+        #expect(try Self.router.match(method: "GET", path: "/healthz").execution == .inline)
+        #expect(try Self.router.match(method: "GET", path: "/api/users").execution == .pool)
+    }
+
+    @Test func handlerIsTheMatchedRoute() throws {
+        let m = try Self.router.match(method: "GET", path: "/api/users/me")
+        let head = HTTPRequestHead(method: "GET", target: "/api/users/me", path: "/api/users/me", query: "",
+                                   version: .http1_1, headers: HTTPHeaders(), framing: .none,
+                                   keepAlive: true, expectsContinue: false)
+        let response = try m.handler(HTTPRequest(head: head, body: [], clientAddress: "127.0.0.1"))
+        #expect(response.body == Array("me".utf8))
+    }
+
+    @Test(arguments: [
+        ("/api/users/42", "/api/users/{id}"),
+        ("/api/users", "/api/users"),
+        ("/healthz", "/healthz"),
+        ("/api/users/me", "/api/users/me"),
+    ])
+    func headIsServedByGet(path: String, pattern: String) throws {
+        #expect(try Self.router.match(method: "HEAD", path: path).pattern == pattern)
+    }
+
+    @Test(arguments: [
+        "/nope", "/api", "/api/users/42/tokens", "/api/users/42/tokens/", "/API/users",
+        "/api/users/", "/healthz/", "/slash", "//", "/api//users", "/api/users//",
+    ])
+    func unknownPathsAre404(path: String) throws {
+        let e = try #require(routeError(Self.router, "GET", path))
+        #expect(e.status == 404)
+        #expect(e.code == "not_found")
+        #expect(e.headers["Allow"] == nil)
+    }
+
+    @Test(arguments: [
+        ("DELETE", "/api/users", "GET, HEAD, POST"),
+        ("PUT", "/api/users/42", "DELETE, GET, HEAD, PATCH"),
+        ("POST", "/api/users/me", "DELETE, GET, HEAD, PATCH"),
+        ("GET", "/api/settings", "PUT"),
+        ("HEAD", "/api/settings", "PUT"),
+        ("GET", "/api/login", "POST"),
+        ("OPTIONS", "/healthz", "GET, HEAD"),
+        ("get", "/healthz", "GET, HEAD"),   // methods are case-sensitive
+    ])
+    func wrongMethodIs405WithSortedAllow(method: String, path: String, allow: String) throws {
+        let e = try #require(routeError(Self.router, method, path))
+        #expect(e.status == 405)
+        #expect(e.code == "method_not_allowed")
+        #expect(e.headers == ["Allow": allow])
+        #expect(e.message == "\(method) is not allowed here; allowed: \(allow).")
+    }
+
+    @Test(arguments: [
+        ("/api/users/a%20b", "a b"),
+        ("/api/users/a+b", "a+b"),            // `+` is not a space in paths
+        ("/api/users/a%2Bb", "a+b"),
+        ("/api/users/a%2Fb", "a/b"),          // decoded after splitting
+        ("/api/users/%C3%A9t%C3%A9", "été"),
+        ("/api/users/%e2%82%ac", "€"),
+        ("/api/users/%zz", "%zz"),            // malformed escapes stay
+        ("/api/users/100%", "100%"),
+        ("/api/users/%4", "%4"),
+        ("/api/users/%FF", "\u{FFFD}"),       // invalid UTF-8 is repaired
+        ("/api/users/%00", "\u{0}"),
+    ])
+    func parametersArePercentDecoded(path: String, value: String) throws {
+        let m = try Self.router.match(method: "GET", path: path)
+        #expect(m.pattern == "/api/users/{id}")
+        #expect(m.parameters["id"] == value)
+    }
+
+    /// Literal segments compare with the raw path: an encoded literal does not match.
+    @Test func literalSegmentsAreNotDecoded() throws {
+        #expect(try Self.router.match(method: "GET", path: "/api/users/%6De").parameters["id"] == "me")
+        #expect(routeError(Self.router, "GET", "/api/%75sers")?.status == 404)
+    }
+
+    @Test func emptySegmentsDoNotMatchParameters() throws {
+        let r = Router { r in
+            r.get("/a/{x}/b", ok("x"))
+            r.get("/{y}", ok("y"))
+        }
+        #expect(routeError(r, "GET", "/a//b")?.status == 404)
+        #expect(routeError(r, "GET", "/")?.status == 404)
+        #expect(try r.match(method: "GET", path: "/a/1/b").parameters == ["x": "1"])
+        #expect(try r.match(method: "GET", path: "/q").parameters == ["y": "q"])
+    }
+
+    /// Trailing slashes are significant: `/a/` is a different path from `/a`,
+    /// never redirected or aliased; `/` and the empty path are the same.
+    @Test func trailingSlashIsSignificant() throws {
+        let r = Router { r in
+            r.get("/a", ok("a"))
+            r.get("/b/", ok("b"))
+            r.get("/c/{id}", ok("c"))
+        }
+        #expect(try r.match(method: "GET", path: "/a").pattern == "/a")
+        #expect(routeError(r, "GET", "/a/")?.status == 404)
+        #expect(try r.match(method: "GET", path: "/b/").pattern == "/b/")
+        #expect(routeError(r, "GET", "/b")?.status == 404)
+        #expect(routeError(r, "GET", "/c/")?.status == 404)
+        #expect(routeError(r, "GET", "/c/1/")?.status == 404)
+        #expect(try r.match(method: "GET", path: "a").pattern == "/a")   // a leading slash is optional
+    }
+
+    @Test func literalBeatsParameterRegardlessOfOrder() throws {
+        let r = Router { r in
+            r.get("/{a}/{b}", ok("pp"))
+            r.get("/{a}/x", ok("px"))
+            r.get("/x/x", ok("xx"))
+        }
+        #expect(try r.match(method: "GET", path: "/x/x").pattern == "/x/x")
+        #expect(try r.match(method: "GET", path: "/y/x").pattern == "/{a}/x")
+        #expect(try r.match(method: "GET", path: "/y/y").pattern == "/{a}/{b}")
+    }
+
+    @Test func emptyRouterIs404() {
+        let r = Router { _ in }
+        #expect(routeError(r, "GET", "/")?.status == 404)
+    }
+}
