@@ -384,6 +384,24 @@ struct StateMachineTests {
         #expect(m.down(t0 + 180, "b").first == .statusChanged(from: .up, to: .down))
     }
 
+    @Test("quorum: a location down plus a slow one make it degraded, naming the failing location")
+    func quorumDownCountsTowardsDegraded() {
+        var m = Monitor(MonitorPolicy(degradedAfterMs: 1000, confirmLocations: 2, locations: ["a", "b", "c"]))
+        for name in ["a", "b", "c"] { m.up(t0, name) }
+        #expect(m.down(t0 + 60, "a").isEmpty)
+        let cause = "slow: 1500 ms > 1000 ms; HTTP 503 (a)"
+        #expect(m.up(t0 + 61, "b", ms: 1500) == [
+            .statusChanged(from: .up, to: .degraded),
+            .openIncident(kind: .degraded, cause: cause, locations: ["a", "b"]),
+            .timeline(kind: .degraded, event: "opened", detail: cause),
+            .event(kind: .monitorDegraded, cause: cause, locations: ["a", "b"], suppressed: false),
+        ])
+        // c fails too: two locations see it down → down.
+        let down = m.down(t0 + 62, "c", error: "timeout")
+        #expect(down.first == .statusChanged(from: .degraded, to: .down))
+        #expect(down.contains(.openIncident(kind: .down, cause: "HTTP 503 (a); timeout (c)", locations: ["a", "c"])))
+    }
+
     @Test("results from a location not in the policy are ignored")
     func unknownLocation() {
         var m = Monitor(MonitorPolicy(locations: ["hub", "eu"]))

@@ -47,7 +47,9 @@
 ///    locations seeing it down, in policy order ("HTTP 503"; when they differ,
 ///    "HTTP 503 (hub); connection refused (eu-west)"); its locations are those
 ///    locations. A `degraded` cause is "slow: 2300 ms > 2000 ms" with the largest
-///    latest latency among the slow locations.
+///    latest latency among the slow locations, followed by the failing ones
+///    when some locations see it down without making the down quorum
+///    ("slow: 2300 ms > 2000 ms; HTTP 503 (eu)").
 /// 8. **Timeline** (only on change, never per check): every `openIncident` is
 ///    followed by `timeline(opened, cause)` and every `closeIncident` preceded
 ///    by `timeline(closed, reason)`, so timeline effects are the complete log.
@@ -273,8 +275,9 @@ private struct Tally {
         }
     }
 
-    /// Rule 7: distinct causes of the locations seeing it down.
-    func downCause() -> (cause: String, locations: [String]) {
+    /// Rule 7: distinct causes of the locations seeing it down; each followed
+    /// by its locations when they differ (or when `naming`).
+    func downCause(naming: Bool = false) -> (cause: String, locations: [String]) {
         var causes: [(text: String, locations: [String])] = []
         for (name, s) in states where down.contains(name) {
             let text = s.lastError ?? "check failed"
@@ -284,7 +287,7 @@ private struct Tally {
                 causes.append((text, [name]))
             }
         }
-        if causes.count <= 1 { return (causes.first?.text ?? "check failed", down) }
+        if causes.count <= 1 && !naming { return (causes.first?.text ?? "check failed", down) }
         let text = causes.map { "\($0.text) (\($0.locations.joined(separator: ", ")))" }.joined(separator: "; ")
         return (text, down)
     }
@@ -295,7 +298,13 @@ private struct Tally {
             .filter { $0.1.consecutiveSlow > retries && $0.1.consecutiveFailures <= retries }
             .compactMap { $0.1.lastLatencyMs }
             .max()
-        guard let ms = slowest, let limit = policy.degradedAfterMs else { return ("slow", degradedOrWorse) }
-        return ("slow: \(ms) ms > \(limit) ms", degradedOrWorse)
+        var cause = "slow"
+        if let ms = slowest, let limit = policy.degradedAfterMs { cause = "slow: \(ms) ms > \(limit) ms" }
+        // Locations that see it down but are too few for `down` still count
+        // towards `degraded`; name them.
+        if !down.isEmpty {
+            cause += "; \(downCause(naming: true).cause)"
+        }
+        return (cause, degradedOrWorse)
     }
 }
