@@ -1,0 +1,56 @@
+/// Proleptic Gregorian calendar arithmetic on plain integers, shared by
+/// `TimeZoneInfo` and `CronExpression` (no Foundation, no libc `tm`).
+enum ScheduleCalendar {
+    /// Days since 1970-01-01 (H. Hinnant's `days_from_civil`).
+    static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    /// The civil date of a day number (H. Hinnant's `civil_from_days`).
+    static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// 0 = Sunday … 6 = Saturday (1970-01-01 was a Thursday).
+    static func weekday(days: Int) -> Int {
+        let w = (days + 4) % 7
+        return w < 0 ? w + 7 : w
+    }
+
+    static func isLeap(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Floor division (rounds towards negative infinity).
+    static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+        let q = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+    }
+
+    /// Seconds since the epoch of a wall-clock reading taken as if it were UTC.
+    static func seconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64 {
+        Int64(days(year: year, month: month, day: day)) * 86400 + Int64(hour * 3600 + minute * 60 + second)
+    }
+}

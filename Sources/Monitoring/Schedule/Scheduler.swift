@@ -1,0 +1,355 @@
+import Core
+import Synchronization
+
+/// One run handed out by the scheduler. Times are Unix milliseconds.
+public struct ScheduledRun: Sendable, Equatable {
+    public let id: Int64
+    /// The slot this run is for (for a `runNow` run: when it was requested).
+    public let due: Int64
+    /// When the scheduler dispatched it.
+    public let startedAt: Int64
+    /// Whether `runNow(id:)` asked for it.
+    public let manual: Bool
+
+    public init(id: Int64, due: Int64, startedAt: Int64, manual: Bool = false) {
+        self.id = id
+        self.due = due
+        self.startedAt = startedAt
+        self.manual = manual
+    }
+
+    public var latenessMillis: Int64 { startedAt - due }
+}
+
+/// Counters for `/metrics`.
+public struct SchedulerMetrics: Sendable, Equatable {
+    /// Items scheduled (monitors known to the scheduler).
+    public var scheduled: Int
+    /// Runs dispatched and not yet `finished`.
+    public var inFlight: Int
+    /// Runs dispatched since start (counter).
+    public var runsStarted: Int
+    /// Slots skipped because the item's previous run was still going (counter).
+    public var skippedOverlaps: Int
+    /// Slots skipped because the scheduler fell behind — all slots busy, or
+    /// the process paused — and a later slot had already come (counter).
+    public var skippedLate: Int
+    /// Dispatch lateness (startedAt − due) in ms: median, 99th percentile,
+    /// number of samples and their sum.
+    public var latenessP50: Int64
+    public var latenessP99: Int64
+    public var latenessCount: Int
+    public var latenessSum: Int64
+}
+
+/// A log-linear histogram of non-negative millisecond values: exact below
+/// 16, then 8 buckets per power of two (a quantile is off by at most 12.5%).
+/// Cumulative since creation, like a Prometheus histogram.
+struct LatenessHistogram: Sendable {
+    private static let linear = 16
+    private static let subBuckets = 8
+    private var counts = [Int](repeating: 0, count: 16 + 60 * 8)
+    private(set) var count = 0
+    private(set) var sum: Int64 = 0
+    private(set) var maximum: Int64 = 0
+
+    static func bucket(_ v: Int64) -> Int {
+        if v < Int64(linear) { return Int(v) }
+        let e = 63 - v.leadingZeroBitCount  // floor(log2 v) >= 4
+        let sub = Int(v >> Int64(e - 3)) & 7
+        return linear + (e - 4) * subBuckets + sub
+    }
+
+    static func upperBound(_ bucket: Int) -> Int64 {
+        if bucket < linear { return Int64(bucket) }
+        let e = (bucket - linear) / subBuckets + 4
+        let sub = Int64((bucket - linear) % subBuckets)
+        let width = Int64(1) << Int64(e - 3)
+        return (8 + sub) * width + width - 1
+    }
+
+    mutating func record(_ value: Int64) {
+        let v = max(0, value)
+        counts[Self.bucket(v)] += 1
+        count += 1
+        sum &+= v
+        maximum = max(maximum, v)
+    }
+
+    /// The value at `perMille`/1000 (e.g. 990 for p99): the upper bound of
+    /// its bucket, capped at the largest value seen; 0 when empty.
+    func percentile(perMille: Int) -> Int64 {
+        guard count > 0 else { return 0 }
+        let rank = max(1, (count * perMille + 999) / 1000)
+        var seen = 0
+        for (i, c) in counts.enumerated() where c > 0 {
+            seen += c
+            if seen >= rank { return min(Self.upperBound(i), maximum) }
+        }
+        return maximum
+    }
+}
+
+/// Runs checks on time. One thread keeps a `DueQueue` of monitors; when one
+/// is due and fewer than `maxConcurrent` runs are in flight, it calls
+/// `dispatch` with a `ScheduledRun`, and the run's owner calls
+/// `finished(id:)` when the check is done.
+///
+/// - Timing (see `SchedulePlan`): each monitor sits on a fixed grid
+///   (phase from its id + k × interval). When a run is dispatched, the next
+///   slot (`SchedulePlan.nextDue`: previous slot + interval) is queued at
+///   once, so how long a check takes never shifts the schedule.
+/// - No overlap: an item is never dispatched while its previous run has not
+///   finished; that slot is skipped and counted (`skippedOverlaps`).
+/// - Falling behind (all slots busy, or the process was stopped): a run
+///   starts as soon as it can, the slots that passed meanwhile are skipped
+///   and counted (`skippedLate`) — no pile-up of catch-up runs.
+/// - The thread sleeps until the earliest due time, or until woken by
+///   `upsert`, `runNow`, `finished` or `stop`; there is no polling.
+///
+/// `dispatch` is called on the scheduler thread without any lock held. It
+/// must hand the run off quickly (enqueue it for a worker pool, write an
+/// eventfd…) and must not block on the check itself, or every other monitor
+/// waits. It may call `finished`, `upsert`, `remove` and `runNow`, but not
+/// `stop` (which joins the scheduler thread).
+public final class Scheduler: Sendable {
+    struct Item {
+        var intervalMs: Int64
+        /// The next regular slot (also its key in the queue unless `frontKey` is set).
+        var slot: Int64
+        /// Queue key while a `runNow` is waiting at the front.
+        var frontKey: Int64?
+        /// When `runNow` was called (the manual run's `due`).
+        var requestedAt: Int64 = 0
+        /// `runNow` arrived while a run was in flight: run again when it finishes.
+        var runAfterFinish = false
+    }
+
+    struct State {
+        var queue = DueQueue()
+        var items: [Int64: Item] = [:]
+        var running: Set<Int64> = []
+        var frontSequence: Int64 = 0
+        var stopping = false
+        var thread: ThreadHandle?
+        var runsStarted = 0
+        var skippedOverlaps = 0
+        var skippedLate = 0
+        var lateness = LatenessHistogram()
+    }
+
+    public let maxConcurrent: Int
+    private let clock: any SchedulerClock
+    private let dispatch: @Sendable (ScheduledRun) -> Void
+    private let state = Mutex(State())
+
+    public init(maxConcurrent: Int, clock: any SchedulerClock = SystemSchedulerClock(),
+                dispatch: @escaping @Sendable (ScheduledRun) -> Void) {
+        precondition(maxConcurrent >= 1, "maxConcurrent must be at least 1")
+        self.maxConcurrent = maxConcurrent
+        self.clock = clock
+        self.dispatch = dispatch
+    }
+
+    // MARK: Managing items
+
+    /// Adds a monitor, or changes its interval. A new item's first run is
+    /// `SchedulePlan.firstDue` (a stored next-due in the future is kept,
+    /// otherwise the next grid slot: no burst after a restart). For a known
+    /// item, the same interval changes nothing (`storedNextDue` is ignored:
+    /// the scheduler's own schedule wins); a new interval moves it to the
+    /// new grid (`firstDue` again). Safe to call while it runs.
+    public func upsert(id: Int64, intervalMs: Int64, storedNextDue: Int64? = nil) {
+        precondition(intervalMs > 0, "interval must be positive")
+        let now = clock.nowMillis()
+        let changed = state.withLock { s -> Bool in
+            if var item = s.items[id] {
+                guard item.intervalMs != intervalMs else { return false }
+                item.intervalMs = intervalMs
+                item.slot = SchedulePlan.firstDue(id: id, intervalMs: intervalMs, now: now,
+                                                  storedNextDue: storedNextDue)
+                if item.frontKey == nil { s.queue.set(id: id, due: item.slot) }
+                s.items[id] = item
+            } else {
+                let slot = SchedulePlan.firstDue(id: id, intervalMs: intervalMs, now: now,
+                                                 storedNextDue: storedNextDue)
+                s.items[id] = Item(intervalMs: intervalMs, slot: slot)
+                s.queue.set(id: id, due: slot)
+            }
+            return true
+        }
+        if changed { clock.wake() }
+    }
+
+    /// Stops scheduling `id` (paused or deleted monitor). A run already in
+    /// flight is not interrupted; its `finished` still frees its slot.
+    public func remove(id: Int64) {
+        state.withLock { s in
+            s.items[id] = nil
+            s.queue.remove(id: id)
+        }
+    }
+
+    /// Runs `id` as soon as a slot is free, ahead of everything else due.
+    /// Its regular schedule continues unchanged (if a regular slot is due
+    /// when the manual run starts, the manual run counts for it). If a run
+    /// of `id` is in flight, it runs again right after that one finishes.
+    /// Returns false for an unknown id.
+    @discardableResult
+    public func runNow(id: Int64) -> Bool {
+        let now = clock.nowMillis()
+        let known = state.withLock { s -> Bool in
+            guard var item = s.items[id] else { return false }
+            if s.running.contains(id) {
+                item.runAfterFinish = true
+                item.requestedAt = now
+            } else if item.frontKey == nil {
+                Self.moveToFront(&item, id: id, requestedAt: now, in: &s)
+            }
+            s.items[id] = item
+            return true
+        }
+        if known { clock.wake() }
+        return known
+    }
+
+    /// The run of `id` is over: frees its concurrency slot and wakes the
+    /// scheduler. Unknown or not-running ids are ignored.
+    public func finished(id: Int64) {
+        let freed = state.withLock { s -> Bool in
+            guard s.running.remove(id) != nil else { return false }
+            if var item = s.items[id], item.runAfterFinish {
+                item.runAfterFinish = false
+                Self.moveToFront(&item, id: id, requestedAt: item.requestedAt, in: &s)
+                s.items[id] = item
+            }
+            return true
+        }
+        if freed { clock.wake() }
+    }
+
+    private static func moveToFront(_ item: inout Item, id: Int64, requestedAt: Int64, in s: inout State) {
+        s.frontSequence += 1
+        let key = Int64.min + s.frontSequence  // before any real time, FIFO among manual runs
+        item.frontKey = key
+        item.requestedAt = requestedAt
+        s.queue.set(id: id, due: key)
+    }
+
+    /// The queued next-due time of `id` (regular slot), for persisting.
+    public func nextDue(id: Int64) -> Int64? { state.withLock { $0.items[id]?.slot } }
+
+    // MARK: Metrics
+
+    public func latenessPercentiles() -> (p50: Int64, p99: Int64, count: Int) {
+        state.withLock { ($0.lateness.percentile(perMille: 500), $0.lateness.percentile(perMille: 990), $0.lateness.count) }
+    }
+
+    public func metrics() -> SchedulerMetrics {
+        state.withLock { s in
+            SchedulerMetrics(scheduled: s.items.count, inFlight: s.running.count, runsStarted: s.runsStarted,
+                             skippedOverlaps: s.skippedOverlaps, skippedLate: s.skippedLate,
+                             latenessP50: s.lateness.percentile(perMille: 500),
+                             latenessP99: s.lateness.percentile(perMille: 990),
+                             latenessCount: s.lateness.count, latenessSum: s.lateness.sum)
+        }
+    }
+
+    // MARK: Running
+
+    /// Starts the scheduler thread (once; no effect after `stop`).
+    public func start() {
+        state.withLock { s in
+            guard s.thread == nil, !s.stopping else { return }
+            s.thread = startThread(name: "scheduler") { [self] in self.loop() }
+        }
+    }
+
+    /// Stops the thread and waits for it to end. Runs in flight are not
+    /// waited for. Idempotent. Must not be called from `dispatch`.
+    public func stop() {
+        let thread = state.withLock { s -> ThreadHandle? in
+            s.stopping = true
+            defer { s.thread = nil }
+            return s.thread
+        }
+        clock.wake()
+        thread?.join()
+    }
+
+    private func loop() {
+        while true {
+            let (deadline, stopped) = step()
+            if stopped { return }
+            clock.sleep(until: deadline)
+        }
+    }
+
+    /// Dispatches everything due now (as far as `maxConcurrent` allows) and
+    /// returns when to look again: the earliest due time, or nil when the
+    /// queue is empty or blocked on a free slot (`finished` wakes it). The
+    /// scheduler thread calls this in its loop; tests may call it directly
+    /// with a `ManualSchedulerClock` instead of `start()`.
+    @discardableResult
+    public func runDue() -> Int64? { step().deadline }
+
+    private func step() -> (deadline: Int64?, stopped: Bool) {
+        let now = clock.nowMillis()
+        let limit = maxConcurrent
+        let (runs, deadline, stopped) = state.withLock { s -> ([ScheduledRun], Int64?, Bool) in
+            guard !s.stopping else { return ([], nil, true) }
+            var runs: [ScheduledRun] = []
+            while let head = s.queue.first, head.due <= now {
+                let id = head.id
+                guard var item = s.items[id] else {
+                    s.queue.remove(id: id)
+                    continue
+                }
+                let manual = item.frontKey == head.due
+                if s.running.contains(id) {
+                    if manual {
+                        // Not reachable through the public API; keep the request for later.
+                        item.frontKey = nil
+                        item.runAfterFinish = true
+                    } else {
+                        // Still running from an earlier slot: skip this one (and any passed).
+                        let next = SchedulePlan.nextDue(previousDue: item.slot, intervalMs: item.intervalMs,
+                                                        now: now + 1)
+                        s.skippedOverlaps += 1 + Int(SchedulePlan.skippedSlots(
+                            previousDue: item.slot, intervalMs: item.intervalMs, next: next))
+                        item.slot = next
+                    }
+                    s.queue.set(id: id, due: item.slot)
+                    s.items[id] = item
+                    continue
+                }
+                guard s.running.count < limit else { break }
+                let due = manual ? item.requestedAt : item.slot
+                runs.append(ScheduledRun(id: id, due: due, startedAt: now, manual: manual))
+                s.lateness.record(now - due)
+                s.runsStarted += 1
+                s.running.insert(id)
+                if manual {
+                    item.frontKey = nil
+                    if item.slot <= now {  // a regular slot is due too: this run serves it
+                        item.slot = SchedulePlan.nextDue(previousDue: item.slot, intervalMs: item.intervalMs,
+                                                         now: now + 1)
+                    }
+                } else {
+                    // The next slot strictly after now: this run covers every slot up to now.
+                    let next = SchedulePlan.nextDue(previousDue: item.slot, intervalMs: item.intervalMs, now: now + 1)
+                    s.skippedLate += Int(SchedulePlan.skippedSlots(previousDue: item.slot,
+                                                                   intervalMs: item.intervalMs, next: next))
+                    item.slot = next
+                }
+                s.queue.set(id: id, due: item.slot)
+                s.items[id] = item
+            }
+            var deadline = s.queue.first?.due
+            if let d = deadline, d <= now { deadline = nil }  // blocked on capacity: `finished` wakes us
+            return (runs, deadline, false)
+        }
+        for run in runs { dispatch(run) }
+        return (deadline, stopped)
+    }
+}

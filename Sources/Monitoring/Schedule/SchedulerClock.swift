@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Core
+
+/// Time source and sleeper for `Scheduler`. Times are Unix milliseconds.
+public protocol SchedulerClock: Sendable {
+    func nowMillis() -> Int64
+    /// Blocks until `nowMillis() >= deadline` (nil: no deadline) or until
+    /// `wake()` is called. A `wake()` that arrives while nobody sleeps is
+    /// remembered and ends the next `sleep` at once, so a wake-up between the
+    /// scheduler computing its deadline and going to sleep is never lost.
+    func sleep(until deadline: Int64?)
+    /// Ends the current (or next) `sleep` early.
+    func wake()
+}
+
+/// A pthread mutex + condition variable pair on the heap (they must never move).
+final class PthreadCondition: @unchecked Sendable {
+    // Only touched through pthread calls, which synchronise themselves.
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        mutex.initialize(to: pthread_mutex_t())
+        cond.initialize(to: pthread_cond_t())
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(cond, nil)  // CLOCK_REALTIME: deadlines are wall-clock times
+    }
+
+    deinit {
+        pthread_cond_destroy(cond)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        cond.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+    func broadcast() { pthread_cond_broadcast(cond) }
+    func wait() { pthread_cond_wait(cond, mutex) }
+
+    /// Waits until the wall-clock time `deadlineMillis` at the latest.
+    func wait(untilMillis deadlineMillis: Int64) {
+        var ts = timespec()
+        ts.tv_sec = Int(deadlineMillis / 1000)
+        ts.tv_nsec = Int(deadlineMillis % 1000) * 1_000_000
+        pthread_cond_timedwait(cond, mutex, &ts)
+    }
+}
+
+/// The real clock: `Time.nowMillis()` (wall clock, since due times are
+/// stored as Unix times) and a condition variable timed on CLOCK_REALTIME,
+/// so a sleep also ends when the wall clock is stepped past the deadline.
+public final class SystemSchedulerClock: SchedulerClock, @unchecked Sendable {
+    // `woken` is only accessed with `condition` locked.
+    private let condition = PthreadCondition()
+    private var woken = false
+
+    public init() {}
+
+    public func nowMillis() -> Int64 { Time.nowMillis() }
+
+    public func sleep(until deadline: Int64?) {
+        condition.lock()
+        defer { condition.unlock() }
+        while !woken {
+            if let deadline {
+                if Time.nowMillis() >= deadline { break }
+                condition.wait(untilMillis: deadline)
+            } else {
+                condition.wait()
+            }
+        }
+        woken = false
+    }
+
+    public func wake() {
+        condition.lock()
+        woken = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// A clock that only moves when told to, for deterministic tests. `sleep`
+/// blocks until the time is set at or past the deadline or `wake()` is
+/// called, so a started `Scheduler` can be driven without real waiting;
+/// `waitUntilIdle()` tells when its thread has processed everything and
+/// gone back to sleep.
+public final class ManualSchedulerClock: SchedulerClock, @unchecked Sendable {
+    // Every stored var is only accessed with `condition` locked.
+    private let condition = PthreadCondition()
+    private var now: Int64
+    private var woken = false
+    private var sleeping = false
+    private var sleepDeadline: Int64?
+
+    public init(startMillis: Int64 = 1_800_000_000_000) {
+        now = startMillis
+    }
+
+    public func nowMillis() -> Int64 {
+        condition.lock()
+        defer { condition.unlock() }
+        return now
+    }
+
+    /// Moves the time forward.
+    public func advance(by millis: Int64) {
+        precondition(millis >= 0, "a manual clock only moves forward")
+        condition.lock()
+        now += millis
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Sets the time (forward only).
+    public func set(_ millis: Int64) {
+        condition.lock()
+        precondition(millis >= now, "a manual clock only moves forward")
+        now = millis
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Blocks until a thread sleeps on this clock with nothing to wake it:
+    /// no pending `wake()` and its deadline not reached.
+    public func waitUntilIdle() {
+        condition.lock()
+        while !(sleeping && !woken && !(sleepDeadline.map { now >= $0 } ?? false)) { condition.wait() }
+        condition.unlock()
+    }
+
+    public func sleep(until deadline: Int64?) {
+        condition.lock()
+        defer { condition.unlock() }
+        while !woken && !(deadline.map { now >= $0 } ?? false) {
+            sleeping = true
+            sleepDeadline = deadline
+            condition.broadcast()
+            condition.wait()
+            sleeping = false
+        }
+        woken = false
+    }
+
+    public func wake() {
+        condition.lock()
+        woken = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
