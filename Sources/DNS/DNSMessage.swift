@@ -377,9 +377,11 @@ struct Reader {
         case .a:
             guard rdlength == 4 else { throw .malformedResponse("A RDATA is \(rdlength) bytes, not 4") }
             data = .a(Array(msg[start..<end]))
+            pos = end
         case .aaaa:
             guard rdlength == 16 else { throw .malformedResponse("AAAA RDATA is \(rdlength) bytes, not 16") }
             data = .aaaa(Array(msg[start..<end]))
+            pos = end
         case .cname:
             data = .cname(try name())
         case .ns:
