@@ -24,6 +24,8 @@ final class TestDNSServer: Sendable {
         case wrongQuestionFirst([DNSRecord])
         /// UDP: an id-matching datagram that does not parse; no real answer.
         case garbage
+        /// UDP as `.records` (so TC when large); TCP closes without answering.
+        case tcpClosesEarly([DNSRecord])
         /// FORMERR (without OPT) to queries carrying EDNS, records otherwise.
         case formErrIfEDNS([DNSRecord])
     }
@@ -209,6 +211,7 @@ final class TestDNSServer: Sendable {
             if query.edns != nil { ednsQueries.add(1, ordering: .relaxed) }
             let behavior = self.behavior(for: query)
             if case .drop? = behavior { return }
+            if case .tcpClosesEarly? = behavior { return }
             guard let bytes = try? answer(to: query, behavior).encode() else { return }
             var framed: [UInt8] = [UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)]
             framed.append(contentsOf: bytes)
@@ -269,7 +272,7 @@ final class TestDNSServer: Sendable {
     private func answer(to query: DNSMessage, _ behavior: Behavior?) -> DNSMessage {
         guard let q = query.questions.first else { return response(to: query, records: [], rcode: 1) }
         switch behavior {
-        case .records(let r)?, .wrongIDFirst(let r)?, .wrongQuestionFirst(let r)?:
+        case .records(let r)?, .wrongIDFirst(let r)?, .wrongQuestionFirst(let r)?, .tcpClosesEarly(let r)?:
             return response(to: query, records: r, rcode: 0)
         case .formErrIfEDNS(let r)?:
             if query.edns != nil {
