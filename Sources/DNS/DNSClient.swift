@@ -190,10 +190,14 @@ enum DNSTransport {
             let datagram = Array(buffer[0..<n])
             // Cheap screen first: a datagram whose id does not match is
             // dropped without being parsed (spoofing, late answers).
-            guard let peek = DNSMessage.peekIDAndQuestion(datagram), peek.id == query.header.id else { continue }
+            guard let peek = DNSMessage.peekIDAndQuestion(datagram), peek.id == query.header.id else {
+                Log.shared.debug("dns: ignored answer with another id", ["server": server.description])
+                continue
+            }
             do {
                 let reply = try DNSMessage.parse(datagram)
                 if matches(reply, query) { return reply }
+                Log.shared.debug("dns: ignored answer to another question", ["server": server.description])
             } catch {
                 // Right id but unparseable: keep waiting for a good one, and
                 // report this if none comes.

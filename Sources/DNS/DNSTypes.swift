@@ -133,3 +133,14 @@ public enum DNSError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+// `.other(1)` and `.a` are the same type on the wire: compare by code.
+extension DNSRecordType {
+    public static func == (a: DNSRecordType, b: DNSRecordType) -> Bool { a.code == b.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+extension DNSRCode {
+    public static func == (a: DNSRCode, b: DNSRCode) -> Bool { a.code == b.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

@@ -360,3 +360,12 @@ struct Wire {
         Self.expectMalformed(w.bytes, "past end")
     }
 }
+
+@Suite struct CodeEqualityTests {
+    @Test func otherCasesEqualNamedOnesWithTheSameCode() {
+        #expect(DNSRecordType.other(1) == .a)
+        #expect(Set([DNSRecordType.other(28), .aaaa]).count == 1)
+        #expect(DNSRCode.other(3) == .nxDomain)
+        #expect(DNSRCode(code: 9).description == "RCODE9")
+    }
+}
