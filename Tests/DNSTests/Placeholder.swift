@@ -1,1 +1,0 @@
-// DNSTests (in progress).
