@@ -1,0 +1,43 @@
+import Core
+import Store
+import Synchronization
+
+/// The maintenance windows that matter now and later, kept in memory so the
+/// result path can ask "is this monitor in maintenance?" without a query.
+/// Reloaded whenever a window is written.
+public final class MaintenanceCalendar: Sendable {
+    struct Window: Sendable {
+        let id: Int64
+        let monitorIDs: Set<Int64>
+        let start: Int64
+        let end: Int64
+        func covers(_ monitorID: Int64, at t: Int64) -> Bool {
+            t >= start && t < end && (monitorIDs.isEmpty || monitorIDs.contains(monitorID))
+        }
+    }
+
+    private let windows = Mutex<[Window]>([])
+    private let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Loads every window that has not ended (relative to `now`, minus a day
+    /// so late results still find theirs).
+    public func reload(now: Int64 = Time.now()) throws {
+        let rows = try database.read { try MaintenanceWindows.overlapping($0, from: now - 86_400, to: Int64.max / 2) }
+        let loaded = rows.map { r in
+            Window(id: r.id, monitorIDs: Set(MaintenanceCalendar.ids(r.monitorIDs)), start: r.startsAt, end: r.endsAt)
+        }
+        windows.withLock { $0 = loaded }
+    }
+
+    public func isInMaintenance(monitorID: Int64, at t: Int64) -> Bool {
+        windows.withLock { $0.contains { $0.covers(monitorID, at: t) } }
+    }
+
+    static func ids(_ json: String) -> [Int64] {
+        ((try? JSON.parse(json))?.arrayValue ?? []).compactMap(\.intValue)
+    }
+}

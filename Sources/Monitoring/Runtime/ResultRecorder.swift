@@ -1,0 +1,110 @@
+import Core
+import Store
+
+/// Applies one input (a check result, pause, resume) to a monitor inside the
+/// caller's write transaction: stores the result, runs the pure state
+/// machine, and writes its effects (incidents, timeline, events) in the same
+/// transaction as the new state, so an event exists exactly when the state
+/// change that caused it does.
+public struct ResultRecorder: Sendable {
+    public let hubLocation: String
+    public let calendar: MaintenanceCalendar
+
+    public init(hubLocation: String, calendar: MaintenanceCalendar) {
+        self.hubLocation = hubLocation
+        self.calendar = calendar
+    }
+
+    /// Returns the monitor as stored afterwards, or nil if it no longer exists.
+    @discardableResult
+    public func apply(_ input: MonitorInput, monitorID: Int64, on c: Connection) throws -> MonitorRecord? {
+        guard let record = try Monitors.find(c, id: monitorID) else { return nil }
+        let config = try MonitorConfig(record: record)
+        let state = MonitorStateCoding.decode(record.state, status: MonitorStatus(rawValue: record.status) ?? .pending,
+                                              since: record.statusSince)
+        let at: Int64
+        switch input {
+        case .result(let r): at = r.at
+        case .pause(let t), .resume(let t): at = t
+        }
+        let inMaintenance = calendar.isInMaintenance(monitorID: monitorID, at: at)
+        if case .result(let r) = input {
+            try store(r, config: config, record: record, inMaintenance: inMaintenance, on: c)
+        }
+        let (next, effects) = StateMachine.apply(input, to: state, policy: policy(config), inMaintenance: inMaintenance)
+        try write(effects, monitorID: monitorID, at: at, on: c)
+        var paused = record.paused
+        if case .pause = input { paused = true }
+        if case .resume = input { paused = false }
+        try Monitors.updateState(c, id: monitorID, status: next.status.rawValue, statusSince: next.statusSince,
+                                 state: MonitorStateCoding.encode(next), paused: paused)
+        return try Monitors.find(c, id: monitorID)
+    }
+
+    /// The locations whose results count. Until remote agents exist, that is
+    /// the hub itself.
+    func policy(_ config: MonitorConfig) -> MonitorPolicy {
+        let locations = config.locations.isEmpty ? [hubLocation] : config.locations
+        return MonitorPolicy(retries: Int(config.retries), degradedAfterMs: config.degradedAfterMs.map(Int.init),
+                             certExpiryDays: config.tracksCertificate ? config.certExpiryDays.map(Int.init) : nil,
+                             confirmLocations: Int(config.confirmLocations), locations: locations)
+    }
+
+    /// "degraded" for a success slower than the monitor's threshold.
+    static func resultStatus(_ r: CheckResult, degradedAfterMs: Int64?) -> String {
+        if r.outcome == .down { return "down" }
+        if let limit = degradedAfterMs, let latency = r.latencyMs, Int64(latency) > limit { return "degraded" }
+        return "up"
+    }
+
+    private func store(_ r: CheckResult, config: MonitorConfig, record: MonitorRecord, inMaintenance: Bool,
+                       on c: Connection) throws {
+        let status = Self.resultStatus(r, degradedAfterMs: config.degradedAfterMs)
+        try CheckResults.insert(c, CheckResultRecord(
+            monitorID: record.id, atMs: r.at * 1000, location: r.location, status: status,
+            latencyMs: r.latencyMs.map(Int64.init), statusCode: r.statusCode.map(Int64.init), error: r.error,
+            inMaintenance: inMaintenance))
+        if (record.lastAt ?? 0) <= r.at {
+            try Monitors.recordLast(c, id: record.id, at: r.at, location: r.location, status: status,
+                                    latencyMs: r.latencyMs.map(Int64.init), statusCode: r.statusCode.map(Int64.init),
+                                    error: r.error, certNotAfter: r.certNotAfter)
+        }
+    }
+
+    private func write(_ effects: [Effect], monitorID: Int64, at: Int64, on c: Connection) throws {
+        var lastClosed: Int64?
+        for effect in effects {
+            switch effect {
+            case .statusChanged:
+                break
+            case .openIncident(let kind, let cause, let locations):
+                if try Incidents.findOpen(c, monitorID: monitorID, kind: kind.rawValue) == nil {
+                    _ = try Incidents.open(c, monitorID: monitorID, kind: kind.rawValue, cause: cause,
+                                           locations: Self.jsonList(locations), at: at)
+                }
+            case .closeIncident(let kind, _):
+                if let closed = try Incidents.close(c, monitorID: monitorID, kind: kind.rawValue, at: at) {
+                    lastClosed = closed.id
+                }
+            case .timeline(let kind, let event, let detail):
+                if let open = try Incidents.findOpen(c, monitorID: monitorID, kind: kind.rawValue) {
+                    try Incidents.addTimeline(c, incidentID: open.id, at: at, event: event, detail: detail)
+                }
+            case .event(let kind, let cause, let locations, let suppressed):
+                let incident: Int64?
+                switch kind {
+                case .monitorDown: incident = try Incidents.findOpen(c, monitorID: monitorID, kind: "down")?.id
+                case .monitorDegraded: incident = try Incidents.findOpen(c, monitorID: monitorID, kind: "degraded")?.id
+                case .expiry: incident = try Incidents.findOpen(c, monitorID: monitorID, kind: "expiry")?.id
+                case .monitorUp: incident = lastClosed
+                }
+                _ = try Events.insert(c, EventRecord(kind: kind.rawValue, monitorID: monitorID, incidentID: incident, at: at,
+                                                     cause: cause, locations: Self.jsonList(locations), suppressed: suppressed))
+            }
+        }
+    }
+
+    static func jsonList(_ items: [String]) -> String {
+        JSON.array(items.map { .string($0) }).text
+    }
+}

@@ -1,0 +1,132 @@
+import Core
+import Synchronization
+
+/// Group commit: many small writes (check results, heartbeat pings) share
+/// one transaction. Callers hand in closures; one thread runs everything
+/// queued so far in a single `BEGIN IMMEDIATE … COMMIT`, each closure inside
+/// its own SAVEPOINT so one failing write rolls back alone. While a commit
+/// runs, new work queues up and forms the next batch, so batches grow with
+/// load without any artificial delay.
+///
+/// `perform` returns only after the commit: what it wrote survives a crash.
+public final class BatchWriter: Sendable {
+    private final class Item: @unchecked Sendable {
+        // `run` is set once at creation; `error` is written by the writer
+        // thread before `done.post()` and read by the waiter after `done.wait()`.
+        let run: @Sendable (Connection) throws -> Void
+        var error: (any Error)?
+        let done: Semaphore?
+        init(run: @escaping @Sendable (Connection) throws -> Void, waits: Bool) {
+            self.run = run
+            done = waits ? Semaphore() : nil
+        }
+    }
+
+    private struct State {
+        var queue: [Item] = []
+        var stopping = false
+    }
+
+    private let database: Database
+    private let state = Mutex(State())
+    private let wake = Semaphore()
+    private let thread = Mutex<ThreadHandle?>(nil)
+    private let maxBatch: Int
+    private let committed = Atomic<Int>(0)
+    private let batches = Atomic<Int>(0)
+
+    public init(database: Database, maxBatch: Int = 1024) {
+        self.database = database
+        self.maxBatch = maxBatch
+        let handle = startThread(name: "db-batch") { [self] in loop() }
+        thread.withLock { $0 = handle }
+    }
+
+    /// Runs `body` in the next batch and waits until it is committed.
+    /// Rethrows what `body` threw (its savepoint was rolled back) or the
+    /// commit's error.
+    public func perform(_ body: @escaping @Sendable (Connection) throws -> Void) throws {
+        let item = Item(run: body, waits: true)
+        guard enqueue(item) else { throw StoreError.misuse("the batch writer is stopped") }
+        item.done!.wait()
+        if let error = item.error { throw error }
+    }
+
+    /// Queues `body` without waiting; an error is logged.
+    public func submit(_ body: @escaping @Sendable (Connection) throws -> Void) {
+        if !enqueue(Item(run: body, waits: false)) {
+            Log.shared.error("batch writer stopped; a write was dropped")
+        }
+    }
+
+    /// Writes committed and transactions used, for metrics.
+    public var stats: (writes: Int, batches: Int) {
+        (committed.load(ordering: .relaxed), batches.load(ordering: .relaxed))
+    }
+
+    /// Commits what is queued, then stops the thread.
+    public func stop() {
+        state.withLock { $0.stopping = true }
+        wake.post()
+        let handle = thread.withLock { h in let copy = h; h = nil; return copy }
+        handle?.join()
+    }
+
+    private func enqueue(_ item: Item) -> Bool {
+        let accepted = state.withLock { s -> Bool in
+            if s.stopping { return false }
+            s.queue.append(item)
+            return true
+        }
+        if accepted { wake.post() }
+        return accepted
+    }
+
+    private func loop() {
+        while true {
+            wake.wait()
+            let (batch, stopping) = state.withLock { s -> ([Item], Bool) in
+                let take = Array(s.queue.prefix(maxBatch))
+                s.queue.removeFirst(take.count)
+                return (take, s.stopping)
+            }
+            if !batch.isEmpty {
+                run(batch)
+                // Items beyond maxBatch stay queued; make sure we come back for them.
+                if state.withLock({ !$0.queue.isEmpty }) { wake.post() }
+            }
+            if stopping && state.withLock({ $0.queue.isEmpty }) { return }
+        }
+    }
+
+    private func run(_ batch: [Item]) {
+        do {
+            try database.write { c in
+                for item in batch {
+                    try c.execute("SAVEPOINT item")
+                    do {
+                        try item.run(c)
+                        try c.execute("RELEASE item")
+                    } catch {
+                        item.error = error
+                        try c.execute("ROLLBACK TO item")
+                        try c.execute("RELEASE item")
+                    }
+                }
+            }
+            committed.wrappingAdd(batch.count, ordering: .relaxed)
+            batches.wrappingAdd(1, ordering: .relaxed)
+        } catch {
+            // The commit itself failed: nothing of the batch is stored.
+            Log.shared.error("batch commit failed", ["writes": "\(batch.count)", "error": "\(error)"])
+            for item in batch where item.error == nil { item.error = error }
+        }
+        for item in batch {
+            if let done = item.done {
+                done.post()
+            } else if let error = item.error {
+                Log.shared.error("queued write failed", ["error": "\(error)"])
+            }
+        }
+    }
+}
