@@ -138,4 +138,19 @@ import Testing
         c.send("GET /healthz HTTP/1.0\r\n\r\n")
         #expect(c.readResponse()?.status == 200)
     }
+
+    @Test func connectionsOverTheLimitGet503() throws {
+        let hub = try HubProcess(environment: ["PINGTXT_SERVER_MAX_CONNECTIONS": "2"])
+        var open: [WireClient] = []
+        var refused: WireResponse?
+        for _ in 0..<5 where refused == nil {
+            let c = try hub.connect()
+            c.send(WireClient.encode("GET", "/healthz"))
+            let r = try #require(c.readResponse())
+            if r.status == 503 { refused = r } else { #expect(r.status == 200); open.append(c) }
+        }
+        let r = try #require(refused, "no connection was refused with max_connections = 2")
+        expectError(r, 503, "too_many_connections")
+        #expect(open.count <= 2)
+    }
 }

@@ -23,13 +23,17 @@ import Glibc
         let token = try hub.token()
         let body = Array("{\"email\":\"late@example.com\",\"password\":\"late-password\"}".utf8)
         let c = try hub.connect()
-        // The head arrives, then the stop signal, then the body.
+        // Accepted for sure: one answered request on this connection.
+        #expect(try c.request("GET", "/healthz").status == 200)
+        // The head is parsed for sure: the interim 100 Continue came back.
         c.send("POST /api/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
-               + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n")
+               + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nExpect: 100-continue\r\n\r\n")
+        #expect(c.readResponse()?.status == 100)
+        // Then the stop signal, then the body.
         kill(hub.pid, SIGTERM)
         #expect(hub.waitForLog { $0.contains("stopping") })
-        c.send(body)
-        let r = try #require(c.readResponse())
+        let sent = c.send(body)
+        let r = try #require(c.readResponse(), "no answer (body sent: \(sent)); log:\n\(hub.log)")
         #expect(r.status == 201, "\(r.text)")
         #expect(r.header("Connection") == "close")
         let status = hub.stop(signal: SIGTERM, timeoutMillis: 10_000)

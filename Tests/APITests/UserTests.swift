@@ -55,6 +55,10 @@ import Testing
         let id = try #require(try create(hub, token, "y@example.com")["id"]?.intValue)
         expectError(try hub.call("PATCH", "/api/users/\(id)", token: token, json: ["role": "owner"]), 400, field: "role")
         expectError(try hub.call("PATCH", "/api/users/\(id)", token: token, json: ["password": "short"]), 400, field: "password")
+        expectError(try hub.call("PATCH", "/api/users/\(id)", token: token, json: ["email": .string(HubProcess.adminEmail)]),
+                    409, "email_taken")
+        expectError(try hub.call("PATCH", "/api/users/\(id)", token: token, json: ["email": "nope"]), 400, field: "email")
+        expectError(try hub.call("PATCH", "/api/users/999999", token: token, json: ["name": "x"]), 404, "not_found")
     }
 
     @Test func listPagesThroughEveryUser() throws {

@@ -39,8 +39,9 @@ final class HubProcess {
 
     var isRunning: Bool { pid > 0 }
 
-    /// Spawns the hub and waits (bounded) for `/healthz` = 200.
-    func start(timeoutMillis: Int = 10_000) throws {
+    /// Spawns the hub and waits (bounded) for `/healthz` = 200. The bound is
+    /// generous: the test machine is shared and can be heavily loaded.
+    func start(timeoutMillis: Int = 30_000) throws {
         precondition(pid == 0, "already running")
         let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard log >= 0 else { throw HarnessError("cannot open \(logPath)") }
@@ -95,7 +96,7 @@ final class HubProcess {
     var logLines: [String] { log.split(separator: "\n").map(String.init) }
 
     /// Waits (bounded) until some log line satisfies `predicate`.
-    func waitForLog(timeoutMillis: Int = 5_000, _ predicate: (String) -> Bool) -> Bool {
+    func waitForLog(timeoutMillis: Int = 10_000, _ predicate: (String) -> Bool) -> Bool {
         let deadline = Time.monotonicNanos() + UInt64(timeoutMillis) * 1_000_000
         repeat {
             if logLines.contains(where: predicate) { return true }

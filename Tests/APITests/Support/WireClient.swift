@@ -25,8 +25,15 @@ final class WireClient {
     let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: UInt16, timeoutSeconds: Int = 10) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    init(port: UInt16, timeoutSeconds: Int = 30) throws {
+        // Connect first, then own the descriptor: a throwing class init that
+        // had set `fd` would still run deinit, and a double close could hit
+        // another test's freshly opened descriptor.
+        fd = try Self.connectedSocket(port: port, timeoutSeconds: timeoutSeconds)
+    }
+
+    private static func connectedSocket(port: UInt16, timeoutSeconds: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket failed: errno \(errno)") }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
@@ -42,6 +49,7 @@ final class WireClient {
         }
         var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        return fd
     }
 
     deinit { close(fd) }
