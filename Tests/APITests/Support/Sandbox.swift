@@ -1,0 +1,134 @@
+import Core
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One test's private world: a temp directory, a database path inside it, a
+/// port nobody else in this test run was given, and the clean environment
+/// every `pingtxt` child gets. Removed (with its files) on deinit.
+final class Sandbox {
+    let dir: String
+    let port: UInt16
+    var environment: [String: String]
+
+    /// `database`: a different database file (e.g. a backup) instead of `dir/pingtxt.db`.
+    init(environment extra: [String: String] = [:], database: String? = nil) throws {
+        var template = Array("/tmp/pingtxt-apitest-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw HarnessError("mkdtemp failed: errno \(errno)")
+        }
+        dir = String(cString: made)
+        port = try Ports.reserve()
+        environment = [
+            "PATH": getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin",
+            "SWIFT_BACKTRACE": "enable=no",
+            "PINGTXT_SERVER_LISTEN": "127.0.0.1:\(port)",
+            "PINGTXT_SERVER_PUBLIC_URL": "http://127.0.0.1:\(port)",
+            "PINGTXT_SERVER_WORKERS": "4",
+            "PINGTXT_DATABASE_PATH": database ?? "\(dir)/pingtxt.db",
+        ]
+        for (k, v) in extra { environment[k] = v }
+    }
+
+    deinit { Self.removeTree(dir) }
+
+    func path(_ name: String) -> String { "\(dir)/\(name)" }
+
+    /// Runs `pingtxt <args>` with this sandbox's environment.
+    func cli(_ args: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> Subprocess.Output {
+        var env = environment
+        for (k, v) in extra { env[k] = v }
+        return try Subprocess.run(try Binary.path(), args, environment: env, input: stdin)
+    }
+
+    /// `pingtxt token create` → the printed token.
+    func token(email: String, scope: String = "write", name: String = "test") throws -> String {
+        let out = try cli(["token", "create", "--email", email, "--scope", scope, "--name", name])
+        guard out.status == .exited(0) else { throw HarnessError("token create failed (\(out.status)): \(out.stderr)") }
+        return out.stdout.split(separator: "\n").last.map(String.init) ?? ""
+    }
+
+    func writeFile(_ name: String, _ text: String) throws -> String {
+        let p = path(name)
+        guard let f = fopen(p, "w") else { throw HarnessError("cannot write \(p)") }
+        fputs(text, f)
+        fclose(f)
+        return p
+    }
+
+    static func readFile(_ path: String) -> String {
+        guard let f = fopen(path, "r") else { return "" }
+        defer { fclose(f) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, f)
+            if n <= 0 { break }
+            bytes += chunk[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// The directory is flat (database, WAL, log, backups): unlink, then rmdir.
+    static func removeTree(_ path: String) {
+        if let d = opendir(path) {
+            while let entry = readdir(d) {
+                let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                    String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+                }
+                if name == "." || name == ".." { continue }
+                let child = "\(path)/\(name)"
+                if unlink(child) != 0 { removeTree(child) }
+            }
+            closedir(d)
+        }
+        rmdir(path)
+    }
+}
+
+/// Free TCP ports, each handed out once per test run (tests run in parallel).
+enum Ports {
+    private static let given = Mutex<Set<UInt16>>([])
+
+    static func reserve() throws -> UInt16 {
+        for _ in 0..<50 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard fd >= 0 else { throw HarnessError("socket failed: errno \(errno)") }
+            defer { close(fd) }
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_port = 0
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let ok = withUnsafeMutablePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0
+                }
+            }
+            guard ok else { continue }
+            let port = UInt16(bigEndian: addr.sin_port)
+            if given.withLock({ $0.insert(port).inserted }) { return port }
+        }
+        throw HarnessError("no free port found")
+    }
+}
+
+/// The `pingtxt` binary built next to this test bundle.
+enum Binary {
+    static func path() throws -> String {
+        var buf = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+        guard n > 0 else { throw HarnessError("readlink /proc/self/exe failed") }
+        let exe = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // …/debug/pingtxtPackageTests.xctest → …/debug/pingtxt
+        let dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let candidate = dir + "/pingtxt"
+        guard access(candidate, X_OK) == 0 else {
+            throw HarnessError("no pingtxt binary at \(candidate) (test runner is \(exe)); run `swift build` first")
+        }
+        return candidate
+    }
+}

@@ -1,0 +1,171 @@
+import Core
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failure of the harness itself (not of the hub under test).
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// How a child process ended.
+enum ExitStatus: Equatable, CustomStringConvertible {
+    case exited(Int32)
+    case signaled(Int32)
+
+    /// Decodes a `waitpid` status (WIFEXITED / WTERMSIG are C macros).
+    init(raw: Int32) {
+        if raw & 0x7f == 0 {
+            self = .exited((raw >> 8) & 0xff)
+        } else {
+            self = .signaled(raw & 0x7f)
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .exited(let code): return "exit \(code)"
+        case .signaled(let sig): return "signal \(sig)"
+        }
+    }
+}
+
+/// posix_spawn with explicit standard streams, a clean environment, default
+/// signal handling and no inherited descriptors (tests run in parallel, so a
+/// child must never keep another test's pipe open).
+enum Subprocess {
+    private static let spawnLock = Mutex(())
+
+    /// Starts `path`; `stdin`/`stdout`/`stderr` are descriptors to install
+    /// (-1 = /dev/null).
+    static func spawn(_ path: String, _ args: [String], environment: [String: String],
+                      stdin: Int32 = -1, stdout: Int32 = -1, stderr: Int32 = -1) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (fd, target) in [(stdin, Int32(0)), (stdout, 1), (stderr, 2)] {
+            if fd >= 0 {
+                posix_spawn_file_actions_adddup2(&actions, fd, target)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
+            }
+        }
+        // Close every other descriptor in the child (glibc ≥ 2.34; not exported
+        // to Swift without _GNU_SOURCE, so looked up at run time).
+        if let closeFrom = closeFromAction { _ = closeFrom(&actions, 3) }
+
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attr, &mask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for sig in [SIGPIPE, SIGTERM, SIGINT, SIGHUP] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigdefault(&attr, &defaults)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + args).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }
+            .map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var pid = pid_t()
+        let rc = spawnLock.withLock { _ in posix_spawn(&pid, path, &actions, &attr, argv, envp) }
+        guard rc == 0 else { throw HarnessError("posix_spawn \(path) failed: \(String(cString: strerror(rc)))") }
+        return pid
+    }
+
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private static let closeFromAction: CloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: CloseFrom.self) }
+
+    /// Reaps `pid`, polling up to `timeoutMillis`; nil if it is still running.
+    static func wait(_ pid: pid_t, timeoutMillis: Int) -> ExitStatus? {
+        let deadline = Time.monotonicNanos() + UInt64(timeoutMillis) * 1_000_000
+        while true {
+            var status: Int32 = 0
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid { return ExitStatus(raw: status) }
+            if r < 0 && errno != EINTR { return nil }
+            if Time.monotonicNanos() >= deadline { return nil }
+            usleep(10_000)
+        }
+    }
+
+    /// A pipe whose ends are not inherited by other children.
+    static func pipe() throws -> (read: Int32, write: Int32) {
+        // pipe2(O_CLOEXEC) is GNU-only; under the spawn lock no child can be
+        // started between pipe() and the fcntl calls.
+        let fds = spawnLock.withLock { _ -> [Int32]? in
+            var fds: [Int32] = [0, 0]
+            guard Glibc.pipe(&fds) == 0 else { return nil }
+            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+            return fds
+        }
+        guard let fds else { throw HarnessError("pipe failed: errno \(errno)") }
+        return (fds[0], fds[1])
+    }
+
+    struct Output {
+        var status: ExitStatus
+        var stdout: String
+        var stderr: String
+        /// stderr's non-empty lines.
+        var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+    }
+
+    /// Runs to completion with `input` on stdin, capturing stdout and stderr
+    /// (read together with poll, so neither pipe can fill up and block).
+    static func run(_ path: String, _ args: [String], environment: [String: String], input: String?,
+                    timeoutMillis: Int = 60_000) throws -> Output {
+        let inPipe = try pipe(), outPipe = try pipe(), errPipe = try pipe()
+        if let input {
+            let bytes = Array(input.utf8)   // small: fits in the pipe buffer
+            _ = bytes.withUnsafeBytes { write(inPipe.write, $0.baseAddress, $0.count) }
+        }
+        close(inPipe.write)
+        let pid: pid_t
+        do {
+            pid = try spawn(path, args, environment: environment, stdin: inPipe.read, stdout: outPipe.write, stderr: errPipe.write)
+        } catch {
+            for fd in [inPipe.read, outPipe.read, outPipe.write, errPipe.read, errPipe.write] { close(fd) }
+            throw error
+        }
+        close(inPipe.read)
+        close(outPipe.write)
+        close(errPipe.write)
+        var out: [UInt8] = [], err: [UInt8] = []
+        var open = [outPipe.read, errPipe.read]
+        let deadline = Time.monotonicNanos() + UInt64(timeoutMillis) * 1_000_000
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while !open.isEmpty && Time.monotonicNanos() < deadline {
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let n = poll(&fds, nfds_t(fds.count), 200)
+            if n <= 0 { continue }
+            for p in fds where p.revents != 0 {
+                let got = chunk.withUnsafeMutableBytes { read(p.fd, $0.baseAddress, $0.count) }
+                if got > 0 {
+                    if p.fd == outPipe.read { out += chunk[0..<got] } else { err += chunk[0..<got] }
+                } else if got == 0 || errno != EINTR {
+                    close(p.fd)
+                    open.removeAll { $0 == p.fd }
+                }
+            }
+        }
+        for fd in open { close(fd) }
+        guard let status = wait(pid, timeoutMillis: open.isEmpty ? 30_000 : 0) else {
+            kill(pid, SIGKILL)
+            _ = wait(pid, timeoutMillis: 5_000)
+            throw HarnessError("\(args.joined(separator: " ")) did not finish in time")
+        }
+        return Output(status: status, stdout: String(decoding: out, as: UTF8.self),
+                      stderr: String(decoding: err, as: UTF8.self))
+    }
+}

@@ -1,0 +1,75 @@
+import Core
+import Testing
+
+/// `/healthz`, `/api/openapi.json` and `/metrics`.
+@Suite struct SystemEndpointTests {
+    @Test func healthz() throws {
+        let hub = try HubProcess()
+        let r = try hub.call("GET", "/healthz")
+        let body = try expectJSON(r)
+        #expect(body == ["status": "ok"])
+        #expect(r.header("Content-Type")?.hasPrefix("application/json") == true)
+        #expect(r.header("Date")?.hasSuffix(" GMT") == true)
+    }
+
+    @Test func openAPIDocumentListsEveryRoute() throws {
+        let hub = try HubProcess()
+        let r = try hub.call("GET", "/api/openapi.json")
+        let doc = try expectJSON(r)
+        #expect(doc["openapi"]?.stringValue == "3.1.0")
+        #expect(doc["info"]?["version"]?.stringValue == "0.1.0")
+        let paths = try #require(doc["paths"])
+        let expected: [(String, [String])] = [
+            ("/healthz", ["get"]), ("/metrics", ["get"]), ("/api/openapi.json", ["get"]), ("/api/me", ["get"]),
+            ("/api/tokens", ["get", "post"]), ("/api/tokens/{id}", ["delete"]),
+            ("/api/users", ["get", "post"]), ("/api/users/{id}", ["get", "patch", "delete"]),
+        ]
+        for (path, methods) in expected {
+            for method in methods {
+                #expect(paths[path]?[method]?["responses"] != nil, "\(method) \(path) missing")
+            }
+        }
+        // Every $ref points at a schema the document defines.
+        let schemas = doc["components"]?["schemas"]?.objectValue?.keys ?? []
+        for ref in refs(in: doc) {
+            #expect(schemas.contains(String(ref.dropFirst("#/components/schemas/".count))), "dangling \(ref)")
+        }
+    }
+
+    func refs(in json: JSON) -> [String] {
+        switch json {
+        case .object(let o):
+            return o.entries.flatMap { $0.key == "$ref" ? [$0.value.stringValue ?? ""] : refs(in: $0.value) }
+        case .array(let a):
+            return a.flatMap(refs(in:))
+        default:
+            return []
+        }
+    }
+
+    @Test func metricsNeedAReadToken() throws {
+        let hub = try HubProcess()
+        let missing = try hub.call("GET", "/metrics")
+        expectError(missing, 401, "unauthorized")
+        #expect(missing.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+
+        _ = try hub.call("GET", "/api/nope")   // a 404 to count
+        let read = try hub.token(scope: "read")
+        let r = try hub.call("GET", "/metrics", token: read)
+        #expect(r.status == 200)
+        #expect(r.header("Content-Type")?.hasPrefix("text/plain") == true)
+        #expect(r.text.contains("pingtxt_http_requests_total{"))
+        #expect(r.text.contains("status=\"401\""))
+        #expect(r.text.contains("status=\"404\""))
+        #expect(r.text.contains("pingtxt_build_info{version=\"0.1.0\"} 1"))
+        #expect(r.text.contains("# TYPE pingtxt_http_requests_total counter"))
+    }
+
+    @Test func metricsArePublicWhenConfigured() throws {
+        let hub = try HubProcess(environment: ["PINGTXT_METRICS_PUBLIC": "true"])
+        let r = try hub.call("GET", "/metrics")
+        #expect(r.status == 200, "\(r.text)")
+        #expect(r.text.contains("pingtxt_http_requests_total"))
+        #expect(r.text.contains("pingtxt_build_info"))
+    }
+}
