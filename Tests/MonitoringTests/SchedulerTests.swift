@@ -254,6 +254,29 @@ private func finish(_ id: Int64, _ scheduler: Scheduler, _ recorder: SchedulerRe
     }
 }
 
+extension SchedulerManualClockTests {
+    @Test func wallClockSteppedBackOrForward() throws {
+        let (s, clock, rec) = makeScheduler()
+        let interval: Int64 = 60_000
+        s.upsert(id: 1, intervalMs: interval)
+        clock.set(try #require(s.runDue()))
+        s.runDue()
+        finish(1, s, rec)
+        // Back one hour: the next run is within one interval of the new time, on the grid.
+        let back = clock.nowMillis() - 3_600_000 - 7_000
+        clock.set(back)
+        let due = try #require(s.runDue())
+        #expect(due >= back && due < back + interval)
+        #expect(due == SchedulePlan.slot(atOrAfter: back, id: 1, intervalMs: interval))
+        // Forward one hour: one run, the slots in between skipped.
+        clock.set(due + 3_600_000)
+        s.runDue()
+        #expect(rec.runs.count == 2)
+        #expect(s.metrics().skippedLate == 60)
+        #expect(s.nextDue(id: 1) == due + 3_600_000 + interval)
+    }
+}
+
 /// A started scheduler thread on the manual clock: checks the wake-ups
 /// (upsert, time passing, finished, stop) without any real waiting.
 @Suite struct SchedulerThreadTests {

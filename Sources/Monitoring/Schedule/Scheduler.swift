@@ -106,6 +106,10 @@ struct LatenessHistogram: Sendable {
 ///   and counted (`skippedLate`) — no pile-up of catch-up runs.
 /// - The thread sleeps until the earliest due time, or until woken by
 ///   `upsert`, `runNow`, `finished` or `stop`; there is no polling.
+/// - Due times are wall-clock (Unix) milliseconds, since they are stored.
+///   If the wall clock steps forward, due runs start once (the skipped slots
+///   count as `skippedLate`); if it steps back, slots now more than one
+///   interval away are moved to the next grid slot.
 ///
 /// `dispatch` is called on the scheduler thread without any lock held. It
 /// must hand the run off quickly (enqueue it for a worker pool, write an
@@ -130,6 +134,8 @@ public final class Scheduler: Sendable {
         var items: [Int64: Item] = [:]
         var running: Set<Int64> = []
         var frontSequence: Int64 = 0
+        /// The clock reading of the previous step, to notice the wall clock stepping back.
+        var lastNow: Int64?
         var stopping = false
         var thread: ThreadHandle?
         var runsStarted = 0
@@ -298,6 +304,19 @@ public final class Scheduler: Sendable {
         let limit = maxConcurrent
         let (runs, deadline, stopped) = state.withLock { s -> ([ScheduledRun], Int64?, Bool) in
             guard !s.stopping else { return ([], nil, true) }
+            if let last = s.lastNow, now < last - 1000 {
+                // The wall clock was stepped back: slots more than one interval
+                // ahead would leave monitors unchecked for that long. Re-place them.
+                for (id, var item) in s.items {
+                    let rebased = SchedulePlan.firstDue(id: id, intervalMs: item.intervalMs, now: now,
+                                                        storedNextDue: item.slot)
+                    guard rebased != item.slot else { continue }
+                    item.slot = rebased
+                    s.items[id] = item
+                    if item.frontKey == nil { s.queue.set(id: id, due: rebased) }
+                }
+            }
+            s.lastNow = now
             var runs: [ScheduledRun] = []
             while let head = s.queue.first, head.due <= now {
                 let id = head.id

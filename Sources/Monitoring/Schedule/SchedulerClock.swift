@@ -115,10 +115,9 @@ public final class ManualSchedulerClock: SchedulerClock, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Sets the time (forward only).
+    /// Sets the time; setting it back simulates a wall-clock step.
     public func set(_ millis: Int64) {
         condition.lock()
-        precondition(millis >= now, "a manual clock only moves forward")
         now = millis
         condition.broadcast()
         condition.unlock()
