@@ -24,6 +24,9 @@ enum CLI {
     static func run(_ argv: [String]) -> Int32 {
         do {
             let args = try Arguments(argv)
+            // Only the server logs its routine; a CLI command's output is its
+            // result or one error line (serve configures its own level).
+            Log.shared.configure(level: .warn)
             switch args.words {
             case ["serve"]: return try ServeCommand.run(args)
             case ["user", "add"]: try UserCommands.add(args)

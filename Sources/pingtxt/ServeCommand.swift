@@ -32,6 +32,8 @@ enum ServeCommand {
         pt_ignore_sigpipe()
 
         let db = try CLI.openDatabase(config)
+        let lock = try lockDatabase(config.database.path)
+        defer { close(lock) }
         try bootstrapAdmin(db)
 
         var settings = APISettings()
@@ -81,6 +83,20 @@ enum ServeCommand {
             s.trustedProxies = TrustedProxies { address in proxies.contains { $0.contains(address) } }
         }
         return s
+    }
+
+    /// One hub per database: two would both schedule checks and send every
+    /// alert twice. An advisory flock (SQLite itself uses fcntl locks, which
+    /// this does not disturb) is held for the life of the process; CLI
+    /// commands do not take it, so they work beside the running hub.
+    static func lockDatabase(_ path: String) throws -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CLIError("cannot open \(path) to lock it: \(String(cString: strerror(errno)))") }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            close(fd)
+            throw CLIError("another pingtxt hub is already running on the database \(path)")
+        }
+        return fd
     }
 
     /// First start: `PINGTXT_ADMIN_EMAIL` + `PINGTXT_ADMIN_PASSWORD` create

@@ -91,4 +91,12 @@ import Testing
         #expect(field(line, "client") == "127.0.0.1", "\(line)")
         #expect(!hub.log.contains("203.0.113.7"))
     }
+
+    @Test func forwardedForIsHonouredFromTrustedProxies() throws {
+        let hub = try HubProcess(environment: ["PINGTXT_SERVER_TRUSTED_PROXIES": "127.0.0.1"])
+        _ = try hub.call("GET", "/api/xff-trusted", headers: [("X-Forwarded-For", "203.0.113.7")])
+        #expect(hub.waitForLog { $0.contains("path=/api/xff-trusted") })
+        let line = try #require(requestLines(hub, path: "/api/xff-trusted").first)
+        #expect(field(line, "client") == "203.0.113.7", "\(line)")
+    }
 }

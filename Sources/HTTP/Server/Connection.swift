@@ -23,6 +23,8 @@ final class Connection {
     let id: UInt64
     let fd: Int32
     let peer: String
+    /// The current request's client as resolved through trusted proxies.
+    var client: String?
     var parser: HTTPRequestParser
     var state: State = .reading
 

@@ -194,6 +194,7 @@ final class EventLoop {
     private func dispatch(_ conn: Connection) {
         guard let head = conn.head else { return }
         let (client, scheme) = context.configuration.trustedProxies.resolve(peer: conn.peer, headers: head.headers)
+        conn.client = client
         let request = HTTPRequest(head: head, body: conn.body, clientAddress: client, scheme: scheme)
         conn.body = []
         conn.requestStartedAt = nil
@@ -257,6 +258,7 @@ final class EventLoop {
         conn.dispatchedAt = Time.monotonicNanos()
         record(conn, head: head, status: error.status, bytes: response.body.count, route: nil)
         conn.head = nil
+        conn.client = nil
         conn.state = .closing
         if !conn.flush(now: Time.monotonicNanos()) { closeConnection(conn); return }
         afterWrite(conn)
@@ -290,7 +292,7 @@ final class EventLoop {
         if context.configuration.accessLog {
             Log.shared.info("request", ["method": head.method, "path": head.path, "status": "\(status)",
                                         "bytes": "\(bytes)", "ms": String(format3(seconds * 1000)),
-                                        "client": conn.peer])
+                                        "client": conn.client ?? conn.peer])
         }
     }
 

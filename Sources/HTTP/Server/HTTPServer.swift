@@ -24,7 +24,13 @@ public final class HTTPServer: Sendable {
         // Listeners first, so a port in use fails before any thread starts.
         var listeners: [Int32] = []
         do {
-            let first = try Socket.listen(host: config.host, port: config.port, reusePort: true)
+            // Every loop's socket carries SO_REUSEPORT, which would also let a
+            // second hub join the port silently. A plain bind first proves the
+            // port is free (and picks one for port 0).
+            let probe = try Socket.listen(host: config.host, port: config.port, reusePort: false)
+            let free = Socket.localPort(probe)
+            close(probe)
+            let first = try Socket.listen(host: config.host, port: free, reusePort: true)
             listeners.append(first)
             let bound = Socket.localPort(first)
             for _ in 1..<config.eventLoops {
