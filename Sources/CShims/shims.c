@@ -57,3 +57,63 @@ int pt_wait_signal(void) {
 }
 
 void pt_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
+
+// ---- Net: outbound client (append-only) ----
+#include <string.h>
+#include <time.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <openssl/bio.h>
+
+int pt_ssl_ctx_configure_client(SSL_CTX *ctx) {
+    if (SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) != 1) return 0;
+    SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    SSL_CTX_set_options(ctx, SSL_OP_NO_COMPRESSION | SSL_OP_IGNORE_UNEXPECTED_EOF);
+    return 1;
+}
+
+int pt_x509_name_text(X509 *cert, int which, char *buf, int cap) {
+    if (cap <= 0) return 0;
+    buf[0] = 0;
+    const X509_NAME *name = which == 0 ? X509_get_subject_name(cert) : X509_get_issuer_name(cert);
+    if (!name) return 0;
+    BIO *bio = BIO_new(BIO_s_mem());
+    if (!bio) return 0;
+    X509_NAME_print_ex(bio, name, 0, XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB);
+    int n = BIO_read(bio, buf, cap - 1);
+    if (n < 0) n = 0;
+    buf[n] = 0;
+    BIO_free(bio);
+    return n;
+}
+
+int pt_x509_san_dns_names(X509 *cert, char *buf, int cap) {
+    if (cap <= 0) return 0;
+    buf[0] = 0;
+    GENERAL_NAMES *names = X509_get_ext_d2i(cert, NID_subject_alt_name, NULL, NULL);
+    if (!names) return 0;
+    int used = 0;
+    int count = sk_GENERAL_NAME_num(names);
+    for (int i = 0; i < count; i++) {
+        const GENERAL_NAME *gn = sk_GENERAL_NAME_value(names, i);
+        if (gn->type != GEN_DNS) continue;
+        const unsigned char *data = ASN1_STRING_get0_data(gn->d.dNSName);
+        int len = ASN1_STRING_length(gn->d.dNSName);
+        if (used + len + 2 > cap) break;
+        if (used > 0) buf[used++] = '\n';
+        memcpy(buf + used, data, (size_t)len);
+        used += len;
+    }
+    buf[used] = 0;
+    GENERAL_NAMES_free(names);
+    return used;
+}
+
+long long pt_x509_time(X509 *cert, int which) {
+    const ASN1_TIME *t = which == 0 ? X509_get0_notBefore(cert) : X509_get0_notAfter(cert);
+    if (!t) return 0;
+    struct tm parts;
+    memset(&parts, 0, sizeof parts);
+    if (ASN1_TIME_to_tm(t, &parts) != 1) return 0;
+    return (long long)timegm(&parts);
+}

@@ -43,4 +43,23 @@ int pt_wait_signal(void);
 /// Ignores SIGPIPE process-wide (writes to closed sockets return EPIPE).
 void pt_ignore_sigpipe(void);
 
+// ---- Net: outbound client (append-only) ----
+typedef struct x509_st X509;
+
+/// Client SSL_CTX set-up (macros): TLS >= 1.2, partial writes, moving write
+/// buffers, no compression, unexpected EOF treated as a clean close.
+/// Returns 1 on success.
+int pt_ssl_ctx_configure_client(SSL_CTX *ctx);
+
+/// A certificate's subject (which = 0) or issuer (which = 1) as RFC 2253
+/// text into buf (NUL-terminated, truncated to cap); returns the length.
+int pt_x509_name_text(X509 *cert, int which, char *buf, int cap);
+
+/// The certificate's subjectAltName DNS entries, newline-separated into buf
+/// (NUL-terminated, truncated to cap); returns the length.
+int pt_x509_san_dns_names(X509 *cert, char *buf, int cap);
+
+/// notBefore (which = 0) or notAfter (which = 1) as Unix seconds; 0 if unreadable.
+long long pt_x509_time(X509 *cert, int which);
+
 #endif

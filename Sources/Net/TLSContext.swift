@@ -1,0 +1,73 @@
+import COpenSSL
+import CShims
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The engine's one client `SSL_CTX`: TLS ≥ 1.2, the system trust store
+/// (`SSL_CTX_set_default_verify_paths`, so `SSL_CERT_FILE` / `SSL_CERT_DIR`
+/// apply) plus an optional extra CA file. Handshakes run with
+/// `SSL_VERIFY_NONE` and the verdict is read afterwards, so the certificate
+/// is always captured. An `SSL_CTX` is safe to share between threads once
+/// configured (OpenSSL 3).
+final class TLSContext: @unchecked Sendable {
+    // Immutable after init; OpenSSL locks internally for SSL_new.
+    let ctx: OpaquePointer
+
+    init(extraCAFile: String?) throws(ClientFailure) {
+        guard let ctx = SSL_CTX_new(TLS_client_method()) else { throw .tls("SSL_CTX_new: \(openSSLError())") }
+        self.ctx = ctx
+        guard pt_ssl_ctx_configure_client(ctx) == 1 else { throw .tls("configuring SSL_CTX: \(openSSLError())") }
+        SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, nil)
+        if SSL_CTX_set_default_verify_paths(ctx) != 1 { ERR_clear_error() }
+        if let extraCAFile {
+            guard SSL_CTX_load_verify_locations(ctx, extraCAFile, nil) == 1 else {
+                throw .tls("cannot load CA file \(extraCAFile): \(openSSLError())")
+            }
+        }
+    }
+
+    deinit { SSL_CTX_free(ctx) }
+}
+
+/// The oldest queued OpenSSL error as text (queue cleared), or "unknown error".
+func openSSLError() -> String {
+    let code = ERR_get_error()
+    ERR_clear_error()
+    guard code != 0 else { return "unknown error" }
+    var buf = [CChar](repeating: 0, count: 256)
+    ERR_error_string_n(code, &buf, buf.count)
+    // "error:0A000086:SSL routines::certificate verify failed" → the reason part.
+    let text = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    if let r = text.firstRange(of: "::") { return String(text[r.upperBound...]) }
+    return text
+}
+
+/// Reads what the peer's certificate says after a completed handshake.
+func captureTLSInfo(ssl: OpaquePointer, host: String, isIPLiteral: Bool) -> TLSInfo? {
+    guard let cert = SSL_get1_peer_certificate(ssl) else { return nil }
+    defer { X509_free(cert) }
+    let result = SSL_get_verify_result(ssl)
+    let verified = result == Int(X509_V_OK)
+    var error: String?
+    if !verified { error = String(cString: X509_verify_cert_error_string(result)) }
+    let matches: Bool
+    if isIPLiteral {
+        matches = X509_check_ip_asc(cert, host, 0) == 1
+    } else {
+        matches = X509_check_host(cert, host, host.utf8.count, 0, nil) == 1
+    }
+    var buf = [CChar](repeating: 0, count: 4096)
+    func text(_ n: Int32) -> String {
+        String(decoding: buf.prefix(Int(max(0, n))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+    let subject = text(pt_x509_name_text(cert, 0, &buf, Int32(buf.count)))
+    let issuer = text(pt_x509_name_text(cert, 1, &buf, Int32(buf.count)))
+    let sans = text(pt_x509_san_dns_names(cert, &buf, Int32(buf.count)))
+    let cipher = SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }.map { String(cString: $0) } ?? ""
+    return TLSInfo(verified: verified, verifyError: error, hostnameMatches: matches,
+                   notBefore: Int64(pt_x509_time(cert, 0)), notAfter: Int64(pt_x509_time(cert, 1)),
+                   subject: subject, issuer: issuer,
+                   dnsNames: sans.split(separator: "\n").map(String.init),
+                   protocolVersion: String(cString: SSL_get_version(ssl)), cipher: cipher)
+}

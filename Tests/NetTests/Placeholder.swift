@@ -1,1 +1,0 @@
-// NetTests (in progress).
