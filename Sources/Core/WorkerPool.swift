@@ -1,4 +1,4 @@
-import Core
+
 import Synchronization
 #if canImport(Glibc)
 import Glibc

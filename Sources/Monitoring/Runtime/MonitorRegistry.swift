@@ -1,0 +1,42 @@
+import Synchronization
+
+/// The configurations of every monitor, in memory, so the scheduler's hot
+/// path and ping ingest never query the database to learn what to do.
+/// The database stays the truth: this is rebuilt from it at start-up and
+/// updated by every write that goes through `MonitoringService`.
+final class MonitorRegistry: Sendable {
+    struct Entry: Sendable {
+        var config: MonitorConfig
+        var createdAt: Int64
+        var pingKey: String?
+    }
+
+    private struct State {
+        var byID: [Int64: Entry] = [:]
+        var byPingKey: [String: Int64] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    func set(_ id: Int64, _ entry: Entry) {
+        state.withLock { s in
+            if let old = s.byID[id]?.pingKey { s.byPingKey[old] = nil }
+            s.byID[id] = entry
+            if let key = entry.pingKey { s.byPingKey[key] = id }
+        }
+    }
+
+    func remove(_ id: Int64) {
+        state.withLock { s in
+            if let key = s.byID.removeValue(forKey: id)?.pingKey { s.byPingKey[key] = nil }
+        }
+    }
+
+    func get(_ id: Int64) -> Entry? { state.withLock { $0.byID[id] } }
+
+    func id(forPingKey key: String) -> Int64? { state.withLock { $0.byPingKey[key] } }
+
+    func all() -> [(Int64, Entry)] { state.withLock { s in s.byID.map { ($0.key, $0.value) } } }
+
+    var count: Int { state.withLock { $0.byID.count } }
+}

@@ -1,0 +1,160 @@
+import Core
+import Crypto
+import Store
+
+/// A refused operation: the API maps these to 404 / 409.
+public enum MonitoringError: Error, Equatable {
+    case notFound(String)
+    case conflict(code: String, message: String)
+}
+
+extension MonitoringService {
+    public func create(_ config: MonitorConfig) throws -> MonitorRecord {
+        var record = MonitorRecord(name: config.name, type: config.type.rawValue, target: config.target,
+                                   interval: config.interval, timeout: config.timeout, retries: config.retries)
+        config.write(into: &record)
+        record.status = config.paused ? "paused" : "pending"
+        if config.type == .heartbeat {
+            // 24 random bytes: unguessable, since a ping URL needs no token.
+            record.pingKey = Base64URL.encode(SecureRandom.bytes(24))
+        }
+        let stored = try database.write { c in try Monitors.insert(c, record, now: Time.now()) }
+        registry.set(stored.id, .init(config: config, createdAt: stored.createdAt, pingKey: stored.pingKey))
+        activate(stored.id, config)
+        if !config.paused && config.type != .heartbeat { _ = scheduler.runNow(id: stored.id) }
+        return stored
+    }
+
+    public func update(id: Int64, _ config: MonitorConfig) throws -> MonitorRecord {
+        let before = try find(id)
+        var record = before
+        config.write(into: &record)
+        guard let stored = try database.write({ c in try Monitors.updateConfig(c, record, now: Time.now()) }) else {
+            throw MonitoringError.notFound("No monitor with id \(id).")
+        }
+        registry.set(id, .init(config: config, createdAt: stored.createdAt, pingKey: stored.pingKey))
+        // `paused` goes through pause/resume so incidents close and state resets.
+        if config.paused != before.paused {
+            return config.paused ? try pause(id: id) : try resume(id: id)
+        }
+        activate(id, config)
+        return stored
+    }
+
+    public func delete(id: Int64) throws {
+        let gone = try database.write { c in try Monitors.delete(c, id: id) }
+        guard gone else { throw MonitoringError.notFound("No monitor with id \(id).") }
+        registry.remove(id)
+        scheduler.remove(id: id)
+        heartbeats.remove(id)
+    }
+
+    public func find(_ id: Int64) throws -> MonitorRecord {
+        guard let record = try database.read({ try Monitors.find($0, id: id) }) else {
+            throw MonitoringError.notFound("No monitor with id \(id).")
+        }
+        return record
+    }
+
+    public func config(_ id: Int64) throws -> MonitorConfig {
+        if let entry = registry.get(id) { return entry.config }
+        return try MonitorConfig(record: try find(id))
+    }
+
+    public func pause(id: Int64) throws -> MonitorRecord {
+        let record = try apply(.pause(at: Time.now()), to: id)
+        if var entry = registry.get(id) {
+            entry.config.paused = true
+            registry.set(id, entry)
+            activate(id, entry.config)
+        }
+        return record
+    }
+
+    public func resume(id: Int64) throws -> MonitorRecord {
+        let record = try apply(.resume(at: Time.now()), to: id)
+        if var entry = registry.get(id) {
+            entry.config.paused = false
+            registry.set(id, entry)
+            activate(id, entry.config)
+            if entry.config.type != .heartbeat { _ = scheduler.runNow(id: id) }
+        }
+        return record
+    }
+
+    /// Runs the monitor's check now from this hub, records it (which may
+    /// close its incident) and returns the stored monitor with the result.
+    public func checkNow(id: Int64) throws -> (MonitorRecord, [CheckResult]) {
+        let config = try self.config(id)
+        var results: [CheckResult] = []
+        if config.type == .heartbeat {
+            // A heartbeat's "check" is judging its pings as of now.
+            _ = judgeHeartbeat(id, now: Time.now())
+        } else {
+            results.append(executor.run(config))
+            checksRun.wrappingAdd(1, ordering: .relaxed)
+        }
+        let recorder = self.recorder
+        for result in results {
+            try writer.perform { c in _ = try recorder.apply(.result(result), monitorID: id, on: c) }
+        }
+        return (try find(id), results)
+    }
+
+    /// Records a heartbeat ping; false when no monitor has that key.
+    /// The ping, its result and any incident change commit together before
+    /// this returns.
+    public func ping(key: String, _ ping: HeartbeatPing, body: [UInt8], client: String?) throws -> Bool {
+        guard let id = registry.id(forPingKey: key), let entry = registry.get(id) else { return false }
+        let nowMs = Time.nowMillis()
+        let at = nowMs / 1000
+        let kind: String
+        var exitCode: Int64?
+        var result: CheckResult?
+        switch ping {
+        case .success:
+            kind = "success"
+            result = CheckResult(at: at, location: settings.location, outcome: .up)
+        case .start:
+            kind = "start"
+        case .failure(let code):
+            kind = "fail"
+            exitCode = code.map(Int64.init)
+            result = CheckResult(at: at, location: settings.location, outcome: .down,
+                                 error: code.map { "exit code \($0)" } ?? "failure ping")
+        }
+        let recorder = self.recorder
+        let paused = entry.config.paused
+        let (pingKind, pingExit, pingResult) = (kind, exitCode, result)
+        try writer.perform { c in
+            try Heartbeats.record(c, monitorID: id, atMs: nowMs, kind: pingKind, exitCode: pingExit, body: body, client: client)
+            if let pingResult, !paused { _ = try recorder.apply(.result(pingResult), monitorID: id, on: c) }
+        }
+        if !paused {
+            // A failure ping already recorded the down verdict: nothing to judge
+            // until the next ping. Otherwise the watcher re-judges from the
+            // stored pings within a second and learns the new deadline.
+            heartbeats.setDeadline(id, kind == "fail" ? nil : at)
+        }
+        return true
+    }
+
+    /// The ping URL shown on heartbeat monitors.
+    public func pingURL(_ record: MonitorRecord) -> String? {
+        record.pingKey.map { "\(settings.publicURL)/ping/\($0)" }
+    }
+
+    func apply(_ input: MonitorInput, to id: Int64) throws -> MonitorRecord {
+        let recorder = self.recorder
+        let box = RecordBox()
+        try writer.perform { c in box.record = try recorder.apply(input, monitorID: id, on: c) }
+        guard let record = box.record else { throw MonitoringError.notFound("No monitor with id \(id).") }
+        return record
+    }
+}
+
+/// Carries a record out of a batch-writer closure.
+final class RecordBox: @unchecked Sendable {
+    // Written on the writer thread before `perform` returns; read after.
+    var record: MonitorRecord?
+}

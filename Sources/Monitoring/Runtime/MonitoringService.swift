@@ -1,0 +1,159 @@
+import Core
+import Crypto
+import Net
+import Store
+import Synchronization
+
+/// Settings of the monitoring runtime (from `[checks]` in the config).
+public struct MonitoringSettings: Sendable {
+    /// This hub's own location name.
+    public var location = "hub"
+    /// Checks in flight at once.
+    public var maxConcurrent = 2048
+    /// Base of heartbeat ping URLs (the public URL).
+    public var publicURL = "http://127.0.0.1:8080"
+    /// Extra CA certificates trusted by checks (PEM), besides the system's.
+    public var extraCAFile: String?
+    public init() {}
+}
+
+/// The monitoring runtime: keeps every monitor scheduled, runs checks,
+/// records results through the batch writer, watches heartbeats, and offers
+/// the operations the API needs. All writes go through here so the
+/// in-memory registry, the scheduler and the database agree.
+public final class MonitoringService: Sendable {
+    public let database: Database
+    public let settings: MonitoringSettings
+    public let writer: BatchWriter
+    public let calendar: MaintenanceCalendar
+    let recorder: ResultRecorder
+    let registry = MonitorRegistry()
+    let executor: CheckExecutor
+    let scheduler: Scheduler
+    let heartbeats: HeartbeatWatcher
+    let checksRun = Atomic<Int>(0)
+
+    public init(database: Database, settings: MonitoringSettings) {
+        self.database = database
+        self.settings = settings
+        writer = BatchWriter(database: database)
+        calendar = MaintenanceCalendar(database: database)
+        recorder = ResultRecorder(hubLocation: settings.location, calendar: calendar)
+        executor = CheckExecutor(engine: ClientEngine(loops: 1, maxConcurrent: settings.maxConcurrent,
+                                                      extraCAFile: settings.extraCAFile),
+                                 location: settings.location)
+        let box = WeakBox()
+        scheduler = Scheduler(maxConcurrent: settings.maxConcurrent) { run in box.service?.dispatch(run) }
+        heartbeats = HeartbeatWatcher { id, now in box.service?.judgeHeartbeat(id, now: now) }
+        box.service = self
+    }
+
+    /// Loads every monitor and starts checking.
+    public func start() throws {
+        try calendar.reload()
+        let records = try database.read { try Monitors.all($0) }
+        for record in records {
+            let config = try MonitorConfig(record: record)
+            registry.set(record.id, .init(config: config, createdAt: record.createdAt, pingKey: record.pingKey))
+            activate(record.id, config, storedNextDue: record.nextDueMs)
+        }
+        scheduler.start()
+        heartbeats.start()
+        Log.shared.info("monitoring started", ["monitors": "\(records.count)", "location": settings.location])
+    }
+
+    /// Stops checking, saves each monitor's next due time (so a restart
+    /// resumes on the same grid without a burst), and flushes writes.
+    public func stop() {
+        scheduler.stop()
+        heartbeats.stop()
+        let dues = registry.all().compactMap { id, _ in scheduler.nextDue(id: id).map { (id, $0) } }
+        do {
+            try database.write { c in
+                for (id, due) in dues { try Monitors.setNextDue(c, id: id, ms: due) }
+            }
+        } catch {
+            Log.shared.warn("could not save next due times", ["error": "\(error)"])
+        }
+        writer.stop()
+        executor.engine.shutdown()
+        executor.shutdown()
+    }
+
+    // MARK: scheduling
+
+    func activate(_ id: Int64, _ config: MonitorConfig, storedNextDue: Int64? = nil) {
+        if config.paused {
+            scheduler.remove(id: id)
+            heartbeats.remove(id)
+        } else if config.type == .heartbeat {
+            scheduler.remove(id: id)
+            heartbeats.setDeadline(id, Time.now())
+        } else {
+            scheduler.upsert(id: id, intervalMs: config.interval * 1000, storedNextDue: storedNextDue)
+        }
+    }
+
+    func dispatch(_ run: ScheduledRun) {
+        guard let entry = registry.get(run.id) else {
+            scheduler.finished(id: run.id)
+            return
+        }
+        checksRun.wrappingAdd(1, ordering: .relaxed)
+        let writer = self.writer
+        let recorder = self.recorder
+        let scheduler = self.scheduler
+        executor.run(entry.config) { result in
+            writer.submit { c in _ = try recorder.apply(.result(result), monitorID: run.id, on: c) }
+            scheduler.finished(id: run.id)
+        }
+    }
+
+    // MARK: heartbeats
+
+    /// Evaluates a heartbeat now; records a down verdict the first time it
+    /// is late. Returns the next deadline.
+    func judgeHeartbeat(_ id: Int64, now: Int64) -> Int64? {
+        guard let entry = registry.get(id), case .heartbeat = entry.config.type, !entry.config.paused,
+              let settings = entry.config.heartbeat else { return nil }
+        do {
+            let state = try database.read { try Heartbeats.state($0, monitorID: id) }
+            let verdict = HeartbeatEvaluator.evaluate(
+                schedule: HeartbeatSchedules.schedule(settings), createdAt: entry.createdAt,
+                lastSuccess: state.lastSuccess, lastStart: state.lastStart,
+                lastFailure: state.lastFailure.map { ($0, state.lastExitCode.map(Int.init)) }, now: now)
+            if verdict.outcome == .down {
+                let result = CheckResult(at: now, location: self.settings.location, outcome: .down, error: verdict.cause)
+                let recorder = self.recorder
+                try writer.perform { c in _ = try recorder.apply(.result(result), monitorID: id, on: c) }
+            }
+            return verdict.nextDeadline
+        } catch {
+            Log.shared.error("heartbeat evaluation failed", ["monitor_id": "\(id)", "error": "\(error)"])
+            return now + 30
+        }
+    }
+
+    /// Metrics for `/metrics`.
+    public func metricsText() -> String {
+        let m = scheduler.metrics()
+        let (writes, batches) = writer.stats
+        var out = "# HELP pingtxt_checks_total Checks started by the scheduler.\n# TYPE pingtxt_checks_total counter\n"
+        out += "pingtxt_checks_total \(checksRun.load(ordering: .relaxed))\n"
+        out += "# HELP pingtxt_check_lateness_ms Delay between a check's due time and its start.\n# TYPE pingtxt_check_lateness_ms summary\n"
+        out += "pingtxt_check_lateness_ms{quantile=\"0.5\"} \(m.latenessP50)\npingtxt_check_lateness_ms{quantile=\"0.99\"} \(m.latenessP99)\n"
+        out += "pingtxt_check_lateness_ms_count \(m.latenessCount)\n"
+        out += "# HELP pingtxt_checks_in_flight Checks running now.\n# TYPE pingtxt_checks_in_flight gauge\n"
+        out += "pingtxt_checks_in_flight \(m.inFlight)\n"
+        out += "# HELP pingtxt_db_batched_writes_total Writes committed by the batch writer.\n# TYPE pingtxt_db_batched_writes_total counter\n"
+        out += "pingtxt_db_batched_writes_total \(writes)\npingtxt_db_batches_total \(batches)\n"
+        return out
+    }
+}
+
+/// Breaks the init-time cycle between the service and the closures its
+/// scheduler and watcher call.
+private final class WeakBox: @unchecked Sendable {
+    // Set once at the end of the service's init, before any thread starts.
+    weak var service: MonitoringService?
+}
