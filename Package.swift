@@ -30,8 +30,8 @@ let package = Package(
         .target(name: "Monitoring", dependencies: ["Core", "Net", "DNS", "Store"]),
 
         // Surface.
-        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto"]),
-        .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core"]),
+        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring"]),
+        .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring"]),
         .executableTarget(name: "FuzzHTTPParser", dependencies: ["HTTP"]),
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),

@@ -1,6 +1,7 @@
 import Auth
 import Core
 import HTTP
+import Monitoring
 import Store
 
 /// The hub's HTTP surface: builds the services over one database and
@@ -12,10 +13,12 @@ public final class Application: Sendable {
     public let authenticator: Authenticator
     public let users: UserService
     public let tokens: TokenService
+    public let monitoring: MonitoringService
     private let startedAt = Time.now()
 
-    public init(database: Database, settings: APISettings, metrics: HTTPMetrics = HTTPMetrics()) {
+    public init(database: Database, settings: APISettings, monitoring: MonitoringService, metrics: HTTPMetrics = HTTPMetrics()) {
         self.database = database
+        self.monitoring = monitoring
         self.settings = settings
         self.metrics = metrics
         authenticator = Authenticator(database: database)
@@ -26,13 +29,18 @@ public final class Application: Sendable {
     public func makeRouter() -> Router {
         let access = Access(authenticator: authenticator)
         let openAPI = OpenAPIDocument.build(version: settings.version, serverURL: settings.publicURL).serialized()
-        let system = SystemRoutes(access: access, settings: settings, metrics: metrics, openAPI: openAPI, startedAt: startedAt)
+        let system = SystemRoutes(access: access, settings: settings, metrics: metrics, monitoring: monitoring,
+                                  openAPI: openAPI, startedAt: startedAt)
         let account = AccountRoutes(access: access, tokens: tokens)
         let userRoutes = UserRoutes(access: access, users: users)
         return Router { r in
             system.register(&r)
             account.register(&r)
             userRoutes.register(&r)
+            MonitorRoutes(access: access, monitoring: monitoring).register(&r)
+            IncidentRoutes(access: access, monitoring: monitoring).register(&r)
+            MaintenanceRoutes(access: access, monitoring: monitoring).register(&r)
+            PingRoutes(monitoring: monitoring).register(&r)
         }
     }
 }

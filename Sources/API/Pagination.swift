@@ -3,7 +3,8 @@ import Crypto
 import HTTP
 
 /// `?limit=` (default 50, max 500) and an opaque `?cursor=` that encodes the
-/// last id seen (keyset pagination: stable under inserts and deletes).
+/// last id seen (keyset pagination: stable under inserts and deletes). Lists
+/// in id order continue after it; newest-first lists continue before it.
 struct Page {
     let limit: Int
     let afterID: Int64?
@@ -32,11 +33,16 @@ struct Page {
     var fetchLimit: Int { limit + 1 }
 
     func response<T>(_ rows: [T], id: (T) -> Int64, render: (T) -> JSON) -> HTTPResponse {
+        response(rows, id: id, renderAll: { $0.map(render) })
+    }
+
+    /// For renderers that fetch extra data for the whole page at once.
+    func response<T>(_ rows: [T], id: (T) -> Int64, renderAll: ([T]) throws -> [JSON]) rethrows -> HTTPResponse {
         let page = Array(rows.prefix(limit))
         var next: JSON = .null
         if rows.count > limit, let last = page.last {
             next = .string(Base64URL.encode(Array("id:\(id(last))".utf8)))
         }
-        return .json(["items": .array(page.map(render)), "next_cursor": next])
+        return .json(["items": .array(try renderAll(page)), "next_cursor": next])
     }
 }

@@ -50,6 +50,22 @@ public struct HubConfig: Sendable, Equatable {
         public init() {}
     }
 
+    /// `[checks]`: the hub as a check location.
+    public struct Checks: Sendable, Equatable {
+        public var location = "hub"
+        public var maxConcurrent = 2048
+        public var caFile = ""
+        public init() {}
+    }
+
+    /// `[retention]`: how long check history is kept.
+    public struct Retention: Sendable, Equatable {
+        public var rawDays = 7
+        public var hourlyDays = 100
+        public var dailyDays = 800
+        public init() {}
+    }
+
     /// `[hub]`
     public struct Hub: Sendable, Equatable {
         public var name = "pingtxt hub"
@@ -60,6 +76,8 @@ public struct HubConfig: Sendable, Equatable {
     public var database = Database()
     public var log = Logging()
     public var metrics = Metrics()
+    public var checks = Checks()
+    public var retention = Retention()
     public var hub = Hub()
     /// `[[oauth.clients]]`: extra public OAuth clients besides the built-in app.
     public var oauthClients: [OAuthClientConfig] = []

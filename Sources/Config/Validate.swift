@@ -49,6 +49,16 @@ enum Validate {
         return s
     }
 
+    /// A check location name: `[A-Za-z0-9_-]{1,64}` (it appears in results and alerts).
+    static func locationName(_ s: String) throws(InvalidValue) -> String {
+        guard !s.isEmpty, s.count <= 64, s.unicodeScalars.allSatisfy({
+            switch $0 { case "A"..."Z", "a"..."z", "0"..."9", "_", "-": return true; default: return false }
+        }) else {
+            throw InvalidValue("must be 1-64 characters of A-Z a-z 0-9 _ -, got \(TOMLValue.quote(s))")
+        }
+        return s
+    }
+
     /// `[A-Za-z0-9._-]{1,100}`; `pingtxt-app` is the built-in client.
     static func clientID(_ s: String) throws(InvalidValue) -> String {
         guard !s.isEmpty, s.count <= 100, s.unicodeScalars.allSatisfy({

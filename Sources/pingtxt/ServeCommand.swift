@@ -4,6 +4,7 @@ import CShims
 import Config
 import Core
 import HTTP
+import Monitoring
 import Store
 #if canImport(Glibc)
 import Glibc
@@ -41,11 +42,19 @@ enum ServeCommand {
         settings.publicURL = config.server.publicURL
         settings.metricsPublic = config.metrics.isPublic
         settings.version = CLI.versionString
-        let app = Application(database: db, settings: settings)
+        var monitorSettings = MonitoringSettings()
+        monitorSettings.location = config.checks.location
+        monitorSettings.maxConcurrent = config.checks.maxConcurrent
+        monitorSettings.publicURL = config.server.publicURL
+        monitorSettings.extraCAFile = config.checks.caFile.isEmpty ? nil : config.checks.caFile
+        let monitoring = MonitoringService(database: db, settings: monitorSettings)
+        try monitoring.start()
+        let app = Application(database: db, settings: settings, monitoring: monitoring)
         let server: HTTPServer
         do {
             server = try HTTPServer(configuration: serverConfiguration(config), router: app.makeRouter(), metrics: app.metrics)
         } catch {
+            monitoring.stop()
             db.close()
             throw CLIError("cannot listen on \(config.server.listen): \(error)")
         }
@@ -59,6 +68,7 @@ enum ServeCommand {
         }
         Log.shared.info("stopping: finishing in-flight requests")
         server.shutdown()
+        monitoring.stop()
         db.close()
         Log.shared.info("stopped")
         return 0

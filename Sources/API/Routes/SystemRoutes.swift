@@ -1,6 +1,7 @@
 import Auth
 import Core
 import HTTP
+import Monitoring
 import Synchronization
 
 /// `/healthz`, `/metrics` and `/api/openapi.json`.
@@ -8,6 +9,7 @@ struct SystemRoutes {
     let access: Access
     let settings: APISettings
     let metrics: HTTPMetrics
+    let monitoring: MonitoringService
     let openAPI: [UInt8]
     let startedAt: Int64
 
@@ -29,6 +31,7 @@ struct SystemRoutes {
         text += "pingtxt_build_info{version=\"\(settings.version)\"} 1\n"
         text += "# HELP pingtxt_start_time_seconds When the hub started (Unix time).\n# TYPE pingtxt_start_time_seconds gauge\n"
         text += "pingtxt_start_time_seconds \(startedAt)\n"
+        text += monitoring.metricsText()
         text += ProcessStats.render()
         return .text(200, text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }

@@ -1,0 +1,78 @@
+import Core
+import Monitoring
+import Store
+
+/// JSON shapes of monitors, results, incidents and maintenance windows
+/// (SPEC §5), fields in the spec's order.
+enum MonitoringRepresentation {
+    static func monitor(_ r: MonitorRecord, openIncidentID: Int64?, inMaintenance: Bool, pingURL: String?) -> JSON {
+        var o = JSONObject([("id", .int(r.id))])
+        if let config = try? MonitorConfig(record: r), case .object(let c) = config.json() {
+            for (k, v) in c.entries { o[k] = v }
+        }
+        if r.type == "heartbeat" { o["ping_url"] = .from(pingURL) }
+        o["status"] = .string(r.status)
+        o["status_since"] = .time(r.statusSince)
+        if let at = r.lastAt {
+            o["last_check"] = .object(JSONObject([
+                ("at", .time(at)), ("location", .from(r.lastLocation)), ("status", .from(r.lastStatus)),
+                ("latency_ms", .from(r.lastLatencyMs)), ("status_code", .from(r.lastStatusCode)), ("error", .from(r.lastError)),
+            ]))
+        } else {
+            o["last_check"] = .null
+        }
+        o["cert_expires_at"] = .time(r.certNotAfter)
+        o["open_incident_id"] = .from(openIncidentID)
+        o["in_maintenance"] = .bool(inMaintenance)
+        o["created_at"] = .time(r.createdAt)
+        o["updated_at"] = .time(r.updatedAt)
+        return .object(o)
+    }
+
+    static func result(_ r: CheckResultRecord) -> JSON {
+        .object(JSONObject([
+            ("id", .int(r.id)), ("at", .time(r.atMs / 1000)), ("location", .string(r.location)), ("status", .string(r.status)),
+            ("latency_ms", .from(r.latencyMs)), ("status_code", .from(r.statusCode)), ("error", .from(r.error)),
+            ("in_maintenance", .bool(r.inMaintenance)),
+        ]))
+    }
+
+    /// A result just produced by check-now.
+    static func freshResult(_ r: CheckResult, degradedAfterMs: Int64?) -> JSON {
+        let status: String
+        if r.outcome == .down {
+            status = "down"
+        } else if let limit = degradedAfterMs, let latency = r.latencyMs, Int64(latency) > limit {
+            status = "degraded"
+        } else {
+            status = "up"
+        }
+        return .object(JSONObject([
+            ("location", .string(r.location)), ("status", .string(status)), ("latency_ms", .from(r.latencyMs.map(Int64.init))),
+            ("status_code", .from(r.statusCode.map(Int64.init))), ("error", .from(r.error)), ("at", .time(r.at)),
+        ]))
+    }
+
+    static func incident(_ i: IncidentRecord, timeline: [TimelineEntry]?) -> JSON {
+        var o = JSONObject([
+            ("id", .int(i.id)), ("monitor_id", .int(i.monitorID)), ("kind", .string(i.kind)), ("status", .string(i.status)),
+            ("cause", .string(i.cause)), ("locations", (try? JSON.parse(i.locations)) ?? .array([])),
+            ("opened_at", .time(i.openedAt)), ("closed_at", .time(i.closedAt)),
+            ("acknowledged_at", .time(i.acknowledgedAt)), ("acknowledged_by", .from(i.acknowledgedBy)),
+        ])
+        if let timeline {
+            o["timeline"] = .array(timeline.map { e in
+                .object(JSONObject([("at", .time(e.at)), ("event", .string(e.event)), ("detail", .string(e.detail))]))
+            })
+        }
+        return .object(o)
+    }
+
+    static func maintenance(_ w: MaintenanceRecord, now: Int64) -> JSON {
+        .object(JSONObject([
+            ("id", .int(w.id)), ("title", .string(w.title)), ("monitor_ids", (try? JSON.parse(w.monitorIDs)) ?? .array([])),
+            ("starts_at", .time(w.startsAt)), ("ends_at", .time(w.endsAt)), ("created_by", .from(w.createdBy)),
+            ("active", .bool(w.startsAt <= now && now < w.endsAt)), ("created_at", .time(w.createdAt)),
+        ]))
+    }
+}

@@ -1,0 +1,57 @@
+import Auth
+import Core
+import HTTP
+import Monitoring
+import Store
+
+/// `/api/incidents` (SPEC §5).
+struct IncidentRoutes {
+    let access: Access
+    let monitoring: MonitoringService
+
+    func register(_ r: inout RouteTable) {
+        r.get("/api/incidents", guarded(list))
+        r.get("/api/incidents/{id}", guarded(show))
+        r.post("/api/incidents/{id}/acknowledge", guarded(acknowledge))
+    }
+
+    func list(_ req: HTTPRequest) throws -> HTTPResponse {
+        _ = try access.check(req, .read)
+        let page = try Page(req)
+        let status = req.query("status")
+        if let status, status != "open" && status != "closed" {
+            throw HTTPError(400, "validation_failed", "status must be open or closed.", field: "status")
+        }
+        var monitorID: Int64?
+        if let text = req.query("monitor_id") {
+            guard let id = Int64(text), id > 0 else {
+                throw HTTPError(400, "validation_failed", "monitor_id must be a monitor id.", field: "monitor_id")
+            }
+            monitorID = id
+        }
+        let rows = try monitoring.database.read { c in
+            try Incidents.list(c, status: status, monitorID: monitorID, beforeID: page.afterID, limit: page.fetchLimit)
+        }
+        return page.response(rows, id: \.id) { MonitoringRepresentation.incident($0, timeline: nil) }
+    }
+
+    func show(_ req: HTTPRequest) throws -> HTTPResponse {
+        _ = try access.check(req, .read)
+        let id = try req.intParameter("id")
+        let found = try monitoring.database.read { c -> (IncidentRecord, [TimelineEntry])? in
+            guard let incident = try Incidents.find(c, id: id) else { return nil }
+            return (incident, try Incidents.timeline(c, incidentID: id))
+        }
+        guard let (incident, timeline) = found else { throw HTTPError.notFound("No incident with id \(id).") }
+        return .json(MonitoringRepresentation.incident(incident, timeline: timeline))
+    }
+
+    func acknowledge(_ req: HTTPRequest) throws -> HTTPResponse {
+        let p = try access.check(req, .write)
+        let id = try req.intParameter("id")
+        _ = try monitoring.acknowledge(incidentID: id, by: p.user.email, userID: p.user.id)
+        let timeline = try monitoring.database.read { try Incidents.timeline($0, incidentID: id) }
+        let incident = try monitoring.database.read { try Incidents.find($0, id: id) }!
+        return .json(MonitoringRepresentation.incident(incident, timeline: timeline))
+    }
+}

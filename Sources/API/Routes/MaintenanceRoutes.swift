@@ -1,0 +1,59 @@
+import Auth
+import Core
+import HTTP
+import Monitoring
+import Store
+
+/// `/api/maintenance` (SPEC §5).
+struct MaintenanceRoutes {
+    let access: Access
+    let monitoring: MonitoringService
+
+    func register(_ r: inout RouteTable) {
+        r.get("/api/maintenance", guarded(list))
+        r.post("/api/maintenance", guarded(create))
+        r.get("/api/maintenance/{id}", guarded(show))
+        r.patch("/api/maintenance/{id}", guarded(update))
+        r.delete("/api/maintenance/{id}", guarded(delete))
+    }
+
+    func list(_ req: HTTPRequest) throws -> HTTPResponse {
+        _ = try access.check(req, .read)
+        let page = try Page(req)
+        let now = Time.now()
+        let rows = try monitoring.database.read { try MaintenanceWindows.list($0, beforeID: page.afterID, limit: page.fetchLimit) }
+        return page.response(rows, id: \.id) { MonitoringRepresentation.maintenance($0, now: now) }
+    }
+
+    func find(_ id: Int64) throws -> MaintenanceRecord {
+        guard let w = try monitoring.database.read({ try MaintenanceWindows.find($0, id: id) }) else {
+            throw HTTPError.notFound("No maintenance window with id \(id).")
+        }
+        return w
+    }
+
+    func show(_ req: HTTPRequest) throws -> HTTPResponse {
+        _ = try access.check(req, .read)
+        return .json(MonitoringRepresentation.maintenance(try find(try req.intParameter("id")), now: Time.now()))
+    }
+
+    func create(_ req: HTTPRequest) throws -> HTTPResponse {
+        let p = try access.check(req, .write)
+        let input = try MaintenanceInput.parse(try req.jsonFields())
+        let w = try monitoring.createMaintenance(input, by: p.user.email)
+        return .json(MonitoringRepresentation.maintenance(w, now: Time.now()), status: 201)
+    }
+
+    func update(_ req: HTTPRequest) throws -> HTTPResponse {
+        _ = try access.check(req, .write)
+        let id = try req.intParameter("id")
+        let input = try MaintenanceInput.parse(try req.jsonFields(), existing: try find(id))
+        return .json(MonitoringRepresentation.maintenance(try monitoring.updateMaintenance(id: id, input), now: Time.now()))
+    }
+
+    func delete(_ req: HTTPRequest) throws -> HTTPResponse {
+        _ = try access.check(req, .write)
+        try monitoring.deleteMaintenance(id: try req.intParameter("id"))
+        return .noContent()
+    }
+}

@@ -1,0 +1,150 @@
+import Auth
+import Core
+import HTTP
+import Monitoring
+import Store
+
+/// `/api/monitors` and its actions (SPEC §5).
+struct MonitorRoutes {
+    let access: Access
+    let monitoring: MonitoringService
+
+    func register(_ r: inout RouteTable) {
+        r.get("/api/monitors", guarded(list))
+        r.post("/api/monitors", guarded(create))
+        r.get("/api/monitors/{id}", guarded(show))
+        r.patch("/api/monitors/{id}", guarded(update))
+        r.delete("/api/monitors/{id}", guarded(delete))
+        r.post("/api/monitors/{id}/check", guarded(check))
+        r.post("/api/monitors/{id}/pause", guarded(pause))
+        r.post("/api/monitors/{id}/resume", guarded(resume))
+        r.post("/api/monitors/{id}/mute", guarded(mute))
+        r.get("/api/monitors/{id}/results", guarded(results))
+        r.get("/api/monitors/{id}/uptime", guarded(uptime))
+    }
+
+    func render(_ record: MonitorRecord) throws -> JSON {
+        try render([record]).first!
+    }
+
+    /// Adds each monitor's open incident (down or degraded before expiry)
+    /// and maintenance flag, in one read.
+    func render(_ records: [MonitorRecord]) throws -> [JSON] {
+        let now = Time.now()
+        let open = try monitoring.database.read { c in
+            try records.map { r in
+                try Incidents.openFor(c, monitorID: r.id).sorted { a, b in (a.kind == "expiry" ? 1 : 0) < (b.kind == "expiry" ? 1 : 0) }.first?.id
+            }
+        }
+        return zip(records, open).map { r, incident in
+            MonitoringRepresentation.monitor(r, openIncidentID: incident, inMaintenance: monitoring.isInMaintenance(r.id, at: now),
+                                             pingURL: monitoring.pingURL(r))
+        }
+    }
+
+    func list(_ req: HTTPRequest) throws -> HTTPResponse {
+        _ = try access.check(req, .read)
+        let page = try Page(req)
+        var filter = MonitorFilter(status: req.query("status"), type: req.query("type"), query: req.query("q"))
+        if let s = filter.status, MonitorStatus(rawValue: s) == nil {
+            throw HTTPError(400, "validation_failed", "status must be one of: pending, up, degraded, down, paused.", field: "status")
+        }
+        if let t = filter.type, MonitorType(rawValue: t) == nil {
+            throw HTTPError(400, "validation_failed", "type must be one of: http, tcp, dns, tls, heartbeat.", field: "type")
+        }
+        if filter.query?.isEmpty == true { filter.query = nil }
+        let rows = try monitoring.database.read { c in
+            try Monitors.list(c, filter: filter, afterID: page.afterID, limit: page.fetchLimit)
+        }
+        return try page.response(rows, id: \.id, renderAll: render)
+    }
+
+    func create(_ req: HTTPRequest) throws -> HTTPResponse {
+        _ = try access.check(req, .write)
+        let config = try MonitorValidator.create(try req.jsonFields())
+        return .json(try render(try monitoring.create(config)), status: 201)
+    }
+
+    func show(_ req: HTTPRequest) throws -> HTTPResponse {
+        _ = try access.check(req, .read)
+        return .json(try render(try monitoring.find(try req.intParameter("id"))))
+    }
+
+    func update(_ req: HTTPRequest) throws -> HTTPResponse {
+        _ = try access.check(req, .write)
+        let id = try req.intParameter("id")
+        let current = try monitoring.config(id)
+        let config = try MonitorValidator.patch(current, with: try req.jsonFields())
+        return .json(try render(try monitoring.update(id: id, config)))
+    }
+
+    func delete(_ req: HTTPRequest) throws -> HTTPResponse {
+        _ = try access.check(req, .write)
+        try monitoring.delete(id: try req.intParameter("id"))
+        return .noContent()
+    }
+
+    func check(_ req: HTTPRequest) throws -> HTTPResponse {
+        _ = try access.check(req, .write)
+        let id = try req.intParameter("id")
+        let (record, results) = try monitoring.checkNow(id: id)
+        let degraded = record.degradedAfterMs
+        return .json(["monitor": try render(record),
+                      "results": .array(results.map { MonitoringRepresentation.freshResult($0, degradedAfterMs: degraded) })])
+    }
+
+    func pause(_ req: HTTPRequest) throws -> HTTPResponse {
+        _ = try access.check(req, .write)
+        return .json(try render(try monitoring.pause(id: try req.intParameter("id"))))
+    }
+
+    func resume(_ req: HTTPRequest) throws -> HTTPResponse {
+        _ = try access.check(req, .write)
+        return .json(try render(try monitoring.resume(id: try req.intParameter("id"))))
+    }
+
+    func mute(_ req: HTTPRequest) throws -> HTTPResponse {
+        let p = try access.check(req, .write)
+        let id = try req.intParameter("id")
+        let minutes = try req.optionalJSONFields().int("minutes", in: 1...43_200) ?? 60
+        let window = try monitoring.mute(monitorID: id, minutes: minutes, by: p.user.email)
+        return .json(MonitoringRepresentation.maintenance(window, now: Time.now()), status: 201)
+    }
+
+    func results(_ req: HTTPRequest) throws -> HTTPResponse {
+        _ = try access.check(req, .read)
+        let id = try req.intParameter("id")
+        _ = try monitoring.find(id)
+        let page = try Page(req)
+        let since = try timeQuery(req, "since") ?? 0
+        let until = try timeQuery(req, "until") ?? Int64.max / 1000
+        let rows = try monitoring.database.read { c in
+            try CheckResults.list(c, monitorID: id, sinceMs: since * 1000, untilMs: until * 1000, location: req.query("location"),
+                                  beforeID: page.afterID, limit: page.fetchLimit)
+        }
+        return page.response(rows, id: \.id, render: MonitoringRepresentation.result)
+    }
+
+    func uptime(_ req: HTTPRequest) throws -> HTTPResponse {
+        _ = try access.check(req, .read)
+        let id = try req.intParameter("id")
+        let period = req.query("period") ?? "24h"
+        guard let seconds = MonitoringService.uptimePeriods[period] else {
+            throw HTTPError(400, "validation_failed", "period must be one of: 24h, 7d, 30d, 90d.", field: "period")
+        }
+        let s = try monitoring.uptime(monitorID: id, seconds: seconds)
+        return .json(.object(JSONObject([
+            ("period", .string(period)), ("uptime", s.uptime.map { .double(($0 * 1000).rounded() / 1000) } ?? .null),
+            ("checks", .int(Int64(s.checks))), ("avg_latency_ms", .from(s.avgLatencyMs.map(Int64.init))),
+            ("p95_latency_ms", .from(s.p95LatencyMs.map(Int64.init))), ("maintenance_seconds", .int(Int64(s.maintenanceSeconds))),
+        ])))
+    }
+
+    func timeQuery(_ req: HTTPRequest, _ name: String) throws -> Int64? {
+        guard let text = req.query(name) else { return nil }
+        guard let t = Time.parseRFC3339(text) else {
+            throw HTTPError(400, "validation_failed", "\(name) must be an RFC 3339 time such as 2026-11-29T10:00:00Z.", field: name)
+        }
+        return t
+    }
+}
