@@ -155,3 +155,10 @@ public enum CheckResults {
         return c.changes
     }
 }
+
+extension CheckResults {
+    /// The oldest raw result's time, or nil when there are none.
+    public static func oldestMs(_ c: Connection) throws(StoreError) -> Int64? {
+        try c.scalar("SELECT min(at_ms) FROM check_results")?.integerValue
+    }
+}

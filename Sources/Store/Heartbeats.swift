@@ -78,3 +78,10 @@ public enum Heartbeats {
         try c.execute(SQL.prune, [.integer(monitorID), .integer(Int64(keep))])
     }
 }
+
+extension Heartbeats {
+    /// Monitors that have stored pings (for pruning).
+    public static func monitorsWithPings(_ c: Connection) throws(StoreError) -> [Int64] {
+        try c.query("SELECT DISTINCT monitor_id FROM heartbeat_pings").map { r throws(StoreError) in try r.int("monitor_id") }
+    }
+}

@@ -177,3 +177,10 @@ public enum Monitors {
         return c.changes > 0
     }
 }
+
+extension Monitors {
+    /// Every monitor id, ascending (for jobs that walk all monitors).
+    public static func ids(_ c: Connection) throws(StoreError) -> [Int64] {
+        try c.query("SELECT id FROM monitors ORDER BY id").map { r throws(StoreError) in try r.int("id") }
+    }
+}

@@ -47,6 +47,9 @@ enum ServeCommand {
         monitorSettings.maxConcurrent = config.checks.maxConcurrent
         monitorSettings.publicURL = config.server.publicURL
         monitorSettings.extraCAFile = config.checks.caFile.isEmpty ? nil : config.checks.caFile
+        monitorSettings.retention.rawDays = Int64(config.retention.rawDays)
+        monitorSettings.retention.hourlyDays = Int64(config.retention.hourlyDays)
+        monitorSettings.retention.dailyDays = Int64(config.retention.dailyDays)
         let monitoring = MonitoringService(database: db, settings: monitorSettings)
         try monitoring.start()
         let app = Application(database: db, settings: settings, monitoring: monitoring)

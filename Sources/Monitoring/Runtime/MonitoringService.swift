@@ -14,6 +14,7 @@ public struct MonitoringSettings: Sendable {
     public var publicURL = "http://127.0.0.1:8080"
     /// Extra CA certificates trusted by checks (PEM), besides the system's.
     public var extraCAFile: String?
+    public var retention = RetentionSettings()
     public init() {}
 }
 
@@ -31,6 +32,7 @@ public final class MonitoringService: Sendable {
     let executor: CheckExecutor
     let scheduler: Scheduler
     let heartbeats: HeartbeatWatcher
+    let retention: RetentionJob
     let checksRun = Atomic<Int>(0)
 
     public init(database: Database, settings: MonitoringSettings) {
@@ -42,6 +44,7 @@ public final class MonitoringService: Sendable {
         executor = CheckExecutor(engine: ClientEngine(loops: 1, maxConcurrent: settings.maxConcurrent,
                                                       extraCAFile: settings.extraCAFile),
                                  location: settings.location)
+        retention = RetentionJob(database: database, settings: settings.retention)
         let box = WeakBox()
         scheduler = Scheduler(maxConcurrent: settings.maxConcurrent) { run in box.service?.dispatch(run) }
         heartbeats = HeartbeatWatcher { id, now in box.service?.judgeHeartbeat(id, now: now) }
@@ -59,6 +62,7 @@ public final class MonitoringService: Sendable {
         }
         scheduler.start()
         heartbeats.start()
+        retention.start()
         Log.shared.info("monitoring started", ["monitors": "\(records.count)", "location": settings.location])
     }
 
@@ -67,6 +71,7 @@ public final class MonitoringService: Sendable {
     public func stop() {
         scheduler.stop()
         heartbeats.stop()
+        retention.stop()
         let dues = registry.all().compactMap { id, _ in scheduler.nextDue(id: id).map { (id, $0) } }
         do {
             try database.write { c in
