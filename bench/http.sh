@@ -102,12 +102,14 @@ export PINGTXT_ADMIN_PASSWORD="bench-password-123"
 mkdir -p "$TMP/hub"
 HUB_LOG=""
 
+HUB_STARTS=0
 start_hub() {   # $1 = mode
-    HUB_LOG="$TMP/hub/serve-$1.log"
+    HUB_STARTS=$((HUB_STARTS + 1))
+    HUB_LOG="$TMP/hub/serve-$HUB_STARTS-$1.log"
     if [[ $1 == quiet ]]; then
-        PINGTXT_SERVER_ACCESS_LOG=false "$BIN" serve >>"$HUB_LOG" 2>&1 &
+        PINGTXT_SERVER_ACCESS_LOG=false "$BIN" serve >"$HUB_LOG" 2>&1 &
     else
-        "$BIN" serve >>"$HUB_LOG" 2>&1 &
+        "$BIN" serve >"$HUB_LOG" 2>&1 &
     fi
     HUB_PID=$!
     "$FIRSTOK" wait "$HUB_PORT" 10000 /healthz || { cat "$HUB_LOG" >&2; die "pingtxt serve did not answer"; }
@@ -127,6 +129,7 @@ bench() {   # $1 = label, rest = wrk args; appends a row, sets LAST_RPS
     printf '## %s\n%s\n\n' "$label" "$raw" >>"$TMP/wrk-raw.txt"
     read -r rps p99 non2xx errs < <(printf '%s\n' "$raw" | parse_wrk)
     LAST_RPS=$rps
+    printf '%s\t%s\t%s\n' "$label" "$rps" "$p99" >>"$TMP/rows.tsv"
     if [[ -n ${NGINX_RPS:-} && $NGINX_RPS != 0 ]]; then
         ratio=$(awk -v a="$rps" -v b="$NGINX_RPS" 'BEGIN { printf "%.2fx", a / b }')
     else
@@ -152,12 +155,40 @@ for run in $(seq "$RUNS"); do
         start_hub "$mode"
         bench "/healthz ($mode)" "http://127.0.0.1:$HUB_PORT/healthz"
         bench "/api/me ($mode)" -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$HUB_PORT/api/me"
+        if ! kill -0 "$HUB_PID" 2>/dev/null; then
+            wait "$HUB_PID" 2>/dev/null && st=0 || st=$?
+            cp "$HUB_LOG" "$OUT_DIR/http-$STAMP.serve-died-$HUB_STARTS.log"
+            say "  !! pingtxt serve ($mode) is gone (wait status $st); log: $OUT_DIR/http-$STAMP.serve-died-$HUB_STARTS.log"
+            grep -v ' request ' "$HUB_LOG" | tail -n 5 | sed 's/^/     /' | tee -a "$OUT"
+            HUB_PID=""
+            continue
+        fi
         say "$(printf '  pingtxt %s: RSS after load %s kB, %s threads, log %s bytes' "$mode" \
             "$(rss_kb "$HUB_PID")" "$(threads_of "$HUB_PID")" "$(stat -c %s "$HUB_LOG")")"
         stop_pid "$HUB_PID"; HUB_PID=""
     done
     say "  loadavg after run $run: $(cut -d' ' -f1-3 /proc/loadavg); $(busy_others)"
 done
+
+# Medians over the runs (ratios taken per run, then the median of those).
+if [[ $RUNS -gt 1 ]]; then
+    say ""
+    say "median of $RUNS runs"
+    say "$(printf '%-24s %12s %10s %8s' target 'req/s' 'p99 ms' 'x nginx')"
+    awk -F'\t' -v runs="$RUNS" '
+        function median(list,   n, a, i, j, t) {
+            n = split(list, a, " ")
+            for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; j--) a[j + 1] = a[j]; a[j + 1] = t }
+            return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+        }
+        $1 == "nginx static" { nginx = $2 }
+        {
+            if (!($1 in seen)) { seen[$1] = 1; order[++k] = $1 }
+            rps[$1] = rps[$1] " " $2; p99[$1] = p99[$1] " " $3; ratio[$1] = ratio[$1] " " ($2 / nginx)
+        }
+        END { for (i = 1; i <= k; i++) { t = order[i]; printf "%-24s %12.0f %10.2f %7.2fx\n", t, median(rps[t]), median(p99[t]), median(ratio[t]) } }
+    ' "$TMP/rows.tsv" | tee -a "$OUT"
+fi
 
 cp "$TMP/wrk-raw.txt" "$OUT_DIR/http-$STAMP.wrk.txt"
 say ""
