@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# HTTP throughput of `pingtxt serve` against nginx serving a static JSON file,
+# all on loopback, in one run.
+#
+#   bench/http.sh                      # build, bench, print + save the table
+#   DURATION=30s RUNS=3 bench/http.sh  # longer, repeated
+#   SKIP_BUILD=1 bench/http.sh         # reuse .build/release/pingtxt
+#
+# Environment (all optional):
+#   DURATION=10s      wrk -d per target
+#   THREADS=2         wrk -t
+#   CONNECTIONS=64    wrk -c
+#   RUNS=1            repeat the whole set (each run has its own nginx ratio)
+#   MODES="default quiet"
+#                     default = pingtxt as shipped (access_log on, one log line
+#                     per request to stderr, here redirected to a file);
+#                     quiet = PINGTXT_SERVER_ACCESS_LOG=false
+#   SKIP_BUILD=1      do not run swift build
+#   PINGTXT_BIN=path  bench this binary instead of .build/release/pingtxt
+#
+# Output: a table (target, req/s, p99 latency, ratio to nginx in the same run,
+# non-2xx count) on stdout and in bench/out/http-<date>.txt.
+# wrk shares the 2 cores with the server: compare ratios within one run.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
+
+DURATION=${DURATION:-10s}
+THREADS=${THREADS:-2}
+CONNECTIONS=${CONNECTIONS:-64}
+RUNS=${RUNS:-1}
+MODES=${MODES:-"default quiet"}
+
+need_pkgs "wrk nginx" wrk nginx-light
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+build_firstok
+build_pingtxt
+
+TMP=$(mktemp -d /tmp/pingtxt-bench.XXXXXX)
+chmod 755 "$TMP"   # nginx workers (user nobody) read the docroot
+NGINX_PID=""
+HUB_PID=""
+cleanup() {
+    local rc=$?
+    stop_pid "$HUB_PID"
+    stop_pid "$NGINX_PID"
+    rm -rf "$TMP"
+    exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+mkdir -p "$OUT_DIR"
+STAMP=$(date +%Y%m%d-%H%M%S)
+OUT="$OUT_DIR/http-$STAMP.txt"
+: >"$OUT"
+say() { printf '%s\n' "$*" | tee -a "$OUT"; }
+
+# --- nginx -------------------------------------------------------------------
+NGINX_PORT=$("$FIRSTOK" port)
+mkdir -p "$TMP/www" "$TMP/nginx"
+printf '{"status":"ok"}' >"$TMP/www/healthz"
+chmod 644 "$TMP/www/healthz"
+cat >"$TMP/nginx/nginx.conf" <<EOF
+worker_processes auto;
+daemon off;
+pid $TMP/nginx/nginx.pid;
+error_log $TMP/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_timeout 65;
+    keepalive_requests 1000000;
+    client_body_temp_path $TMP/nginx/body;
+    proxy_temp_path $TMP/nginx/proxy;
+    fastcgi_temp_path $TMP/nginx/fastcgi;
+    uwsgi_temp_path $TMP/nginx/uwsgi;
+    scgi_temp_path $TMP/nginx/scgi;
+    server {
+        listen 127.0.0.1:$NGINX_PORT;
+        root $TMP/www;
+        default_type application/json;
+        location / { }
+    }
+}
+EOF
+"$NGINX" -e "$TMP/nginx/error.log" -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" &
+NGINX_PID=$!
+"$FIRSTOK" wait "$NGINX_PORT" 5000 /healthz || { cat "$TMP/nginx/error.log" >&2; die "nginx did not answer"; }
+
+# --- pingtxt -----------------------------------------------------------------
+HUB_PORT=$("$FIRSTOK" port)
+export PINGTXT_SERVER_LISTEN="127.0.0.1:$HUB_PORT"
+export PINGTXT_DATABASE_PATH="$TMP/hub/pingtxt.db"
+export PINGTXT_ADMIN_EMAIL="bench@example.com"
+export PINGTXT_ADMIN_PASSWORD="bench-password-123"
+mkdir -p "$TMP/hub"
+HUB_LOG=""
+
+HUB_STARTS=0
+start_hub() {   # $1 = mode
+    HUB_STARTS=$((HUB_STARTS + 1))
+    HUB_LOG="$TMP/hub/serve-$HUB_STARTS-$1.log"
+    if [[ $1 == quiet ]]; then
+        PINGTXT_SERVER_ACCESS_LOG=false "$BIN" serve >"$HUB_LOG" 2>&1 &
+    else
+        "$BIN" serve >"$HUB_LOG" 2>&1 &
+    fi
+    HUB_PID=$!
+    "$FIRSTOK" wait "$HUB_PORT" 10000 /healthz || { cat "$HUB_LOG" >&2; die "pingtxt serve did not answer"; }
+}
+
+# First start creates the database and the admin; then one read token.
+start_hub default
+TOKEN=$("$BIN" token create --email "$PINGTXT_ADMIN_EMAIL" --scope read --name bench)
+[[ $TOKEN == pmk_* ]] || die "token create printed '$TOKEN'"
+stop_pid "$HUB_PID"; HUB_PID=""
+
+# --- runs --------------------------------------------------------------------
+bench() {   # $1 = label, rest = wrk args; appends a row, sets LAST_RPS
+    local label=$1; shift
+    local raw rps p99 non2xx errs ratio
+    raw=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@")
+    printf '## %s\n%s\n\n' "$label" "$raw" >>"$TMP/wrk-raw.txt"
+    read -r rps p99 non2xx errs < <(printf '%s\n' "$raw" | parse_wrk)
+    LAST_RPS=$rps
+    printf '%s\t%s\t%s\n' "$label" "$rps" "$p99" >>"$TMP/rows.tsv"
+    if [[ -n ${NGINX_RPS:-} && $NGINX_RPS != 0 ]]; then
+        ratio=$(awk -v a="$rps" -v b="$NGINX_RPS" 'BEGIN { printf "%.2fx", a / b }')
+    else
+        ratio="1.00x"
+    fi
+    printf '%-24s %12.0f %10.2f %8s %8s  %s\n' "$label" "$rps" "$p99" "$ratio" "$non2xx" "$errs" | tee -a "$OUT"
+}
+
+say "pingtxt hub HTTP bench — $(date -u '+%Y-%m-%d %H:%M:%SZ')"
+say "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), binary $BIN ($(du -h "$BIN" | cut -f1))"
+say "$(nproc) cores, $(uname -r), $("$NGINX" -v 2>&1 | sed 's/.*: //'), $(wrk -v 2>&1 | head -n1 | awk '{print $1, $2}')"
+say "wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency, GET over keep-alive; nginx: static file, access_log off, worker_processes auto"
+say "pingtxt: default config (event_loops=cores, workers=16); 'default' = access log on (stderr -> file), 'quiet' = PINGTXT_SERVER_ACCESS_LOG=false"
+
+for run in $(seq "$RUNS"); do
+    say ""
+    say "run $run/$RUNS (loadavg before: $(cut -d' ' -f1-3 /proc/loadavg); $(busy_others))"
+    say "$(printf '%-24s %12s %10s %8s %8s  %s' target 'req/s' 'p99 ms' 'x nginx' 'non-2xx' 'socket errors')"
+    NGINX_RPS=""
+    bench "nginx static" "http://127.0.0.1:$NGINX_PORT/healthz"
+    NGINX_RPS=$LAST_RPS
+    for mode in $MODES; do
+        start_hub "$mode"
+        bench "/healthz ($mode)" "http://127.0.0.1:$HUB_PORT/healthz"
+        bench "/api/me ($mode)" -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$HUB_PORT/api/me"
+        if ! kill -0 "$HUB_PID" 2>/dev/null; then
+            wait "$HUB_PID" 2>/dev/null && st=0 || st=$?
+            cp "$HUB_LOG" "$OUT_DIR/http-$STAMP.serve-died-$HUB_STARTS.log"
+            say "  !! pingtxt serve ($mode) is gone (wait status $st); log: $OUT_DIR/http-$STAMP.serve-died-$HUB_STARTS.log"
+            grep -v ' request ' "$HUB_LOG" | tail -n 5 | sed 's/^/     /' | tee -a "$OUT"
+            HUB_PID=""
+            continue
+        fi
+        say "$(printf '  pingtxt %s: RSS after load %s kB, %s threads, log %s bytes' "$mode" \
+            "$(rss_kb "$HUB_PID")" "$(threads_of "$HUB_PID")" "$(stat -c %s "$HUB_LOG")")"
+        stop_pid "$HUB_PID"; HUB_PID=""
+    done
+    say "  loadavg after run $run: $(cut -d' ' -f1-3 /proc/loadavg); $(busy_others)"
+done
+
+# Medians over the runs (ratios taken per run, then the median of those).
+if [[ $RUNS -gt 1 ]]; then
+    say ""
+    say "median of $RUNS runs"
+    say "$(printf '%-24s %12s %10s %8s' target 'req/s' 'p99 ms' 'x nginx')"
+    awk -F'\t' -v runs="$RUNS" '
+        function median(list,   n, a, i, j, t) {
+            n = split(list, a, " ")
+            for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; j--) a[j + 1] = a[j]; a[j + 1] = t }
+            return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+        }
+        $1 == "nginx static" { nginx = $2 }
+        {
+            if (!($1 in seen)) { seen[$1] = 1; order[++k] = $1 }
+            rps[$1] = rps[$1] " " $2; p99[$1] = p99[$1] " " $3; ratio[$1] = ratio[$1] " " ($2 / nginx)
+        }
+        END { for (i = 1; i <= k; i++) { t = order[i]; printf "%-24s %12.0f %10.2f %7.2fx\n", t, median(rps[t]), median(p99[t]), median(ratio[t]) } }
+    ' "$TMP/rows.tsv" | tee -a "$OUT"
+fi
+
+cp "$TMP/wrk-raw.txt" "$OUT_DIR/http-$STAMP.wrk.txt"
+say ""
+say "saved: $OUT (raw wrk output: $OUT_DIR/http-$STAMP.wrk.txt)"
