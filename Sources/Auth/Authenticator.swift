@@ -36,7 +36,7 @@ public final class Authenticator: Sendable {
         }
         let found: (token: APITokenRecord, user: UserRecord)?
         do {
-            found = try database.read { try APITokens.findByHash($0, hash: hash) }
+            found = try database.readStatement { try APITokens.findByHash($0, hash: hash) }
         } catch {
             Log.shared.error("token lookup failed", ["error": "\(error)"])
             throw .unauthenticated("The token could not be checked.")

@@ -16,7 +16,8 @@ public struct HubConfig: Sendable, Equatable {
         public var trustedProxies: [IPNetwork] = []
         /// 0 = one per core; see `HubConfig.effectiveEventLoops`.
         public var eventLoops = 0
-        public var workers = 16
+        public var workers = 0
+        public var blockingWorkers = 32
         public var maxConnections = 10_000
         public var maxRequestLineBytes = 8192
         public var maxHeaderBytes = 16_384
@@ -90,6 +91,14 @@ public struct HubConfig: Sendable, Equatable {
         if server.eventLoops > 0 { return server.eventLoops }
         return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
+
+    /// `server.workers`, with 0 resolved to two per online core: more threads
+    /// than that only add wake-ups and context switches (measured in bench/).
+    public var effectiveWorkers: Int {
+        server.workers > 0 ? server.workers : 2 * effectiveEventLoopsForCores
+    }
+
+    private var effectiveEventLoopsForCores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// Whether `server.public_url` is https (session cookies get `Secure`).
     public var publicURLIsHTTPS: Bool { server.publicURL.hasPrefix("https://") }

@@ -48,9 +48,18 @@ public final class Log: Sendable {
     public func isEnabled(_ level: Level) -> Bool { settings.withLock { level >= $0.level } }
 
     public func emit(_ level: Level, _ msg: String, _ fields: KeyValuePairs<String, String>) {
-        let (minimum, format, fd) = settings.withLock { ($0.level, $0.format, $0.fd) }
-        guard level >= minimum else { return }
-        let ts = Time.rfc3339(Time.now())
+        guard let line = format(level, msg, fields) else { return }
+        write(line)
+    }
+
+    /// One formatted line (with its newline), or nil when the level is
+    /// filtered out. Hot paths format into their own buffer and `write` many
+    /// lines at once; `timestamp` lets them reuse one per second.
+    public func format(_ level: Level, _ msg: String, _ fields: KeyValuePairs<String, String>,
+                       timestamp: String? = nil) -> [UInt8]? {
+        let (minimum, format) = settings.withLock { ($0.level, $0.format) }
+        guard level >= minimum else { return nil }
+        let ts = timestamp ?? Time.rfc3339(Time.now())
         var line: String
         switch format {
         case .text:
@@ -65,11 +74,16 @@ public final class Log: Sendable {
             line += "}"
         }
         line += "\n"
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { buf in
+        return Array(line.utf8)
+    }
+
+    /// Writes formatted lines with as few write(2) calls as possible.
+    public func write(_ bytes: [UInt8]) {
+        let fd = settings.withLock { $0.fd }
+        bytes.withUnsafeBytes { buf in
             var off = 0
             while off < buf.count {
-                let n = write(fd, buf.baseAddress! + off, buf.count - off)
+                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
                 if n < 0 { if errno == EINTR { continue }; return }
                 off += n
             }

@@ -1,69 +1,90 @@
-
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A fixed set of threads that run handlers, so a handler that waits on the
-/// database or the network never stalls an event loop. Jobs run in FIFO
-/// order; `shutdown` lets queued jobs finish, then joins the threads.
+/// A fixed set of threads that run jobs (request handlers, blocking checks),
+/// so work that waits on the database or the network never stalls an event
+/// loop. Jobs run in FIFO order.
+///
+/// Waking is the expensive part of handing work to a thread, so it happens
+/// only when needed: a submit wakes a worker only if one is idle, and the
+/// most recently idled one (its cache is warm, and the others can stay
+/// asleep). A busy worker takes the next job without sleeping at all.
 public final class WorkerPool: Sendable {
     private struct State {
         var jobs: [(@Sendable () -> Void)] = []
         var head = 0
+        var idle: [Int] = []
         var stopping = false
-        var idle = 0
     }
 
     private let state = Mutex(State())
-    private let signal = Semaphore()
+    private let wakeups: [Semaphore]
     private let threads: Mutex<[ThreadHandle]> = Mutex([])
     public let size: Int
 
     public init(threads count: Int, name: String = "worker") {
         size = max(1, count)
+        wakeups = (0..<size).map { _ in Semaphore() }
         var handles: [ThreadHandle] = []
         for i in 0..<size {
-            handles.append(startThread(name: "\(name)-\(i)") { [self] in run() })
+            handles.append(startThread(name: "\(name)-\(i)") { [self] in run(i) })
         }
         threads.withLock { $0 = handles }
     }
 
     public func submit(_ job: @escaping @Sendable () -> Void) {
-        state.withLock { $0.jobs.append(job) }
-        signal.post()
+        let wake = state.withLock { s -> Int? in
+            s.jobs.append(job)
+            return s.idle.popLast()
+        }
+        if let wake { wakeups[wake].post() }
     }
 
     /// Jobs queued but not started (for metrics).
     public var queued: Int { state.withLock { $0.jobs.count - $0.head } }
 
+    /// Lets queued jobs finish, then joins the threads.
     public func shutdown() {
-        state.withLock { $0.stopping = true }
-        for _ in 0..<size { signal.post() }
+        let sleepers = state.withLock { s -> [Int] in
+            s.stopping = true
+            let all = s.idle
+            s.idle = []
+            return all
+        }
+        for i in sleepers { wakeups[i].post() }
         let handles = threads.withLock { h in let copy = h; h = []; return copy }
         for h in handles { h.join() }
     }
 
-    private func run() {
+    private enum Next {
+        case run(@Sendable () -> Void)
+        case sleep
+        case exit
+    }
+
+    private func run(_ index: Int) {
         while true {
-            signal.wait()
-            let job: (@Sendable () -> Void)? = state.withLock { s in
+            let next = state.withLock { s -> Next in
                 if s.head < s.jobs.count {
-                    let j = s.jobs[s.head]
+                    let job = s.jobs[s.head]
                     s.head += 1
-                    // Compact once the consumed prefix dominates, keeping pops O(1) amortised.
+                    // Compact once the consumed prefix dominates: pops stay O(1) amortised.
                     if s.head > 64 && s.head * 2 > s.jobs.count {
                         s.jobs.removeFirst(s.head)
                         s.head = 0
                     }
-                    return j
+                    return .run(job)
                 }
-                return nil
+                if s.stopping { return .exit }
+                s.idle.append(index)
+                return .sleep
             }
-            if let job {
-                job()
-            } else if state.withLock({ $0.stopping && $0.head >= $0.jobs.count }) {
-                return
+            switch next {
+            case .run(let job): job()
+            case .sleep: wakeups[index].wait()
+            case .exit: return
             }
         }
     }

@@ -82,7 +82,8 @@ enum ServeCommand {
         s.host = config.server.listen.host
         s.port = UInt16(config.server.listen.port)
         s.eventLoops = config.effectiveEventLoops
-        s.workers = config.server.workers
+        s.workers = config.effectiveWorkers
+        s.blockingWorkers = config.server.blockingWorkers
         s.maxConnections = config.server.maxConnections
         s.limits = HTTPLimits(maxRequestLineBytes: config.server.maxRequestLineBytes,
                               maxHeaderBytes: config.server.maxHeaderBytes,

@@ -27,7 +27,7 @@ private func writeTemp(_ text: String) -> String {
         #expect(config.server.listen.description == "127.0.0.1:8080")
         #expect(config.server.publicURL == "http://127.0.0.1:8080")
         #expect(config.server.trustedProxies.isEmpty)
-        #expect(config.server.workers == 16 && config.server.eventLoops == 0 && config.server.maxConnections == 10_000)
+        #expect(config.server.workers == 0 && config.server.blockingWorkers == 32 && config.server.eventLoops == 0 && config.server.maxConnections == 10_000)
         #expect(config.server.maxRequestLineBytes == 8192 && config.server.maxHeaderBytes == 16384 && config.server.maxBodyBytes == 1_048_576)
         #expect(config.server.headerTimeoutMs == 10_000 && config.server.idleTimeoutMs == 60_000 && config.server.shutdownTimeoutMs == 10_000)
         #expect(config.server.accessLog)
@@ -153,7 +153,7 @@ private func writeTemp(_ text: String) -> String {
         listen = "127.0.0.1:70000"
         public_url = "ftp://x"
         trusted_proxies = ["10.0.0.0/33", "nonsense"]
-        workers = 0
+        workers = -1
         max_connections = -1
         [database]
         path = ""

@@ -15,7 +15,7 @@ struct MonitorRoutes {
         r.get("/api/monitors/{id}", guarded(show))
         r.patch("/api/monitors/{id}", guarded(update))
         r.delete("/api/monitors/{id}", guarded(delete))
-        r.post("/api/monitors/{id}/check", guarded(check))
+        r.postBlocking("/api/monitors/{id}/check", guarded(check))
         r.post("/api/monitors/{id}/pause", guarded(pause))
         r.post("/api/monitors/{id}/resume", guarded(resume))
         r.post("/api/monitors/{id}/mute", guarded(mute))

@@ -8,6 +8,10 @@ struct RoutePattern: Sendable {
     let text: String
     let segments: [Segment]
 
+    var hasParameters: Bool {
+        segments.contains { if case .parameter = $0 { return true } else { return false } }
+    }
+
     init(_ text: String) {
         self.text = text
         segments = RoutePattern.split(text).map { seg in

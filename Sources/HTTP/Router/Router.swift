@@ -1,9 +1,13 @@
 /// Where a handler runs. `inline` handlers run on the event loop and must
 /// never block (no database, no network): only constant answers such as
-/// `/healthz`. Everything else runs on the worker pool.
+/// `/healthz`. `pool` handlers (most of the API) run on the worker pool,
+/// sized to the cores. `blocking` handlers may wait long (check now runs a
+/// check up to its timeout) and get a larger pool of their own, so they
+/// cannot starve the quick ones.
 public enum RouteExecution: Sendable {
     case inline
     case pool
+    case blocking
 }
 
 public typealias HTTPHandler = @Sendable (HTTPRequest) throws -> HTTPResponse
@@ -29,6 +33,9 @@ public final class Router: Sendable {
     }
 
     private let routes: [Route]
+    /// Routes without parameters by "METHOD path": the common hit (`/healthz`,
+    /// `/api/me`) is one hash lookup instead of a scan of every pattern.
+    private let exact: [String: RouteMatch]
 
     /// Builds a router from a configuration closure; routes are fixed after.
     public init(_ build: (inout RouteTable) -> Void) {
@@ -36,10 +43,22 @@ public final class Router: Sendable {
         build(&table)
         routes = table.entries.map { Route(method: $0.method, pattern: RoutePattern($0.path),
                                            execution: $0.execution, handler: $0.handler) }
+        var exact: [String: RouteMatch] = [:]
+        for route in routes where !route.pattern.hasParameters {
+            let key = "\(route.method) \(route.pattern.text)"
+            if exact[key] == nil {
+                exact[key] = RouteMatch(pattern: route.pattern.text, execution: route.execution, parameters: [:],
+                                        handler: route.handler)
+            }
+        }
+        self.exact = exact
     }
 
     /// Finds the handler for a method and raw path, or throws `404`/`405`.
     public func match(method: String, path: String) throws(HTTPError) -> RouteMatch {
+        if let hit = exact["\(method) \(path)"] ?? (method == "HEAD" ? exact["GET \(path)"] : nil) {
+            return hit
+        }
         let segments = RoutePattern.split(path)
         var best: (route: Route, params: [String: String], score: Int)?
         var allowed: Set<String> = []
@@ -83,6 +102,8 @@ public struct RouteTable {
     /// A GET answered on the event loop itself: only for handlers that never block.
     public mutating func getInline(_ path: String, _ handler: @escaping HTTPHandler) { add("GET", path, .inline, handler) }
     public mutating func post(_ path: String, _ handler: @escaping HTTPHandler) { add("POST", path, .pool, handler) }
+    /// A POST whose handler may wait long (see `RouteExecution.blocking`).
+    public mutating func postBlocking(_ path: String, _ handler: @escaping HTTPHandler) { add("POST", path, .blocking, handler) }
     public mutating func patch(_ path: String, _ handler: @escaping HTTPHandler) { add("PATCH", path, .pool, handler) }
     public mutating func put(_ path: String, _ handler: @escaping HTTPHandler) { add("PUT", path, .pool, handler) }
     public mutating func delete(_ path: String, _ handler: @escaping HTTPHandler) { add("DELETE", path, .pool, handler) }

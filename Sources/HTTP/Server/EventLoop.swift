@@ -24,6 +24,9 @@ final class EventLoop {
     private var stopDeadline: UInt64 = 0
     private let sweepNanos: UInt64
     private var nextSweep: UInt64 = 0
+    private var logBuffer: [UInt8] = []
+    private var logSecond: Int64 = 0
+    private var logTimestamp = ""
 
     init(context: ServerContext, listener: Int32, mailbox: LoopMailbox) throws(SystemError) {
         self.context = context
@@ -60,6 +63,10 @@ final class EventLoop {
                     handle(conn, events: ev.events)
                 }
             }
+            if !logBuffer.isEmpty {
+                Log.shared.write(logBuffer)
+                logBuffer.removeAll(keepingCapacity: true)
+            }
             let now = Time.monotonicNanos()
             if now >= nextSweep {
                 sweep(now: now)
@@ -68,6 +75,7 @@ final class EventLoop {
             if stopping && (connections.isEmpty || now >= stopDeadline) { break }
         }
         for conn in Array(connections.values) { closeConnection(conn) }
+        if !logBuffer.isEmpty { Log.shared.write(logBuffer) }
     }
 
     // MARK: accepting
@@ -217,7 +225,8 @@ final class EventLoop {
         let id = conn.id
         let context = self.context
         let mailbox = self.mailbox
-        context.pool.submit {
+        let pool = match.execution == .blocking ? context.blockingPool : context.pool
+        pool.submit {
             mailbox.post(.init(connectionID: id, response: context.run(match, request), route: match.pattern))
         }
     }
@@ -290,9 +299,17 @@ final class EventLoop {
         let seconds = Double(Time.monotonicNanos() - conn.dispatchedAt) / 1e9
         context.metrics.record(method: head.method, route: route ?? "unmatched", status: status, seconds: seconds)
         if context.configuration.accessLog {
-            Log.shared.info("request", ["method": head.method, "path": head.path, "status": "\(status)",
-                                        "bytes": "\(bytes)", "ms": String(format3(seconds * 1000)),
-                                        "client": conn.client ?? conn.peer])
+            // Buffered: written once per pass of the loop, not once per request.
+            let now = Time.now()
+            if now != logSecond {
+                logSecond = now
+                logTimestamp = Time.rfc3339(now)
+            }
+            if let line = Log.shared.format(.info, "request", ["method": head.method, "path": head.path, "status": "\(status)",
+                                                              "bytes": "\(bytes)", "ms": String(format3(seconds * 1000)),
+                                                              "client": conn.client ?? conn.peer], timestamp: logTimestamp) {
+                logBuffer.append(contentsOf: line)
+            }
         }
     }
 

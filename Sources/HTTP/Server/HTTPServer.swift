@@ -41,8 +41,7 @@ public final class HTTPServer: Sendable {
             for fd in listeners { close(fd) }
             throw error
         }
-        let pool = WorkerPool(threads: config.workers, name: "http-worker")
-        let context = ServerContext(configuration: config, router: router, pool: pool, metrics: metrics)
+        let context = ServerContext(configuration: config, router: router, metrics: metrics)
         self.context = context
         var boxes: [LoopMailbox] = []
         var handles: [ThreadHandle] = []
@@ -61,6 +60,7 @@ public final class HTTPServer: Sendable {
         for m in mailboxes { m.requestStop() }
         for t in threads { t.join() }
         context.pool.shutdown()
+        context.blockingPool.shutdown()
     }
 }
 

@@ -5,8 +5,10 @@ public struct ServerConfiguration: Sendable {
     public var port: UInt16 = 8080
     /// Event-loop threads; 0 = one per core.
     public var eventLoops: Int = 0
-    /// Handler threads.
-    public var workers: Int = 16
+    /// Handler threads for `pool` routes.
+    public var workers: Int = 4
+    /// Handler threads for `blocking` routes.
+    public var blockingWorkers: Int = 32
     public var maxConnections: Int = 10_000
     public var limits = HTTPLimits()
     /// A request's head must be complete this long after its first byte.

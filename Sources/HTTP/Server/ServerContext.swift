@@ -7,13 +7,15 @@ final class ServerContext: Sendable {
     let configuration: ServerConfiguration
     let router: Router
     let pool: WorkerPool
+    let blockingPool: WorkerPool
     let metrics: HTTPMetrics
     let connectionCount = Atomic<Int>(0)
 
-    init(configuration: ServerConfiguration, router: Router, pool: WorkerPool, metrics: HTTPMetrics) {
+    init(configuration: ServerConfiguration, router: Router, metrics: HTTPMetrics) {
         self.configuration = configuration
         self.router = router
-        self.pool = pool
+        pool = WorkerPool(threads: configuration.workers, name: "http-worker")
+        blockingPool = WorkerPool(threads: configuration.blockingWorkers, name: "http-blocking")
         self.metrics = metrics
     }
 
