@@ -42,6 +42,45 @@ enum OpenAPIDocument {
                   auth: "write admin account", request: ref("UserUpdate"), success: (200, ref("User"))),
         Operation(method: "delete", path: "/api/users/{id}", summary: "Delete a user and their tokens.",
                   auth: "write admin account", success: (204, nil)),
+    ] + monitoringOperations
+
+    static let monitoringOperations: [Operation] = [
+        Operation(method: "get", path: "/api/monitors", summary: "List monitors (?status=, ?type=, ?q= on name and target).",
+                  auth: "read", success: (200, list("Monitor"))),
+        Operation(method: "post", path: "/api/monitors", summary: "Create a monitor; its first check runs at once.",
+                  auth: "write", request: ref("MonitorInput"), success: (201, ref("Monitor"))),
+        Operation(method: "get", path: "/api/monitors/{id}", summary: "One monitor.", auth: "read", success: (200, ref("Monitor"))),
+        Operation(method: "patch", path: "/api/monitors/{id}", summary: "Partial update (nested objects merge key by key; type cannot change).",
+                  auth: "write", request: ref("MonitorInput"), success: (200, ref("Monitor"))),
+        Operation(method: "delete", path: "/api/monitors/{id}", summary: "Delete a monitor with its history.", auth: "write", success: (204, nil)),
+        Operation(method: "post", path: "/api/monitors/{id}/check", summary: "Run the check now, record it and return the results.",
+                  auth: "write", success: (200, ["type": "object", "properties": ["monitor": ref("Monitor"),
+                                                                                  "results": ["type": "array", "items": ref("FreshResult")]]])),
+        Operation(method: "post", path: "/api/monitors/{id}/pause", summary: "Stop checking; closes the open incident.",
+                  auth: "write", success: (200, ref("Monitor"))),
+        Operation(method: "post", path: "/api/monitors/{id}/resume", summary: "Start checking again (status pending).",
+                  auth: "write", success: (200, ref("Monitor"))),
+        Operation(method: "post", path: "/api/monitors/{id}/mute", summary: "A maintenance window for this monitor from now (body optional: {\"minutes\": 60}).",
+                  auth: "write", request: ["type": "object", "properties": ["minutes": ["type": "integer", "minimum": 1, "default": 60]]],
+                  success: (201, ref("Maintenance"))),
+        Operation(method: "get", path: "/api/monitors/{id}/results", summary: "Check history, newest first (?since=, ?until=, ?location=).",
+                  auth: "read", success: (200, list("CheckResult"))),
+        Operation(method: "get", path: "/api/monitors/{id}/uptime", summary: "Uptime over ?period=24h|7d|30d|90d, maintenance excluded.",
+                  auth: "read", success: (200, ref("Uptime"))),
+        Operation(method: "get", path: "/api/incidents", summary: "Incidents, newest first (?status=open|closed, ?monitor_id=).",
+                  auth: "read", success: (200, list("Incident"))),
+        Operation(method: "get", path: "/api/incidents/{id}", summary: "One incident with its timeline.", auth: "read", success: (200, ref("Incident"))),
+        Operation(method: "post", path: "/api/incidents/{id}/acknowledge", summary: "Record who acknowledged; stops reminders.",
+                  auth: "write", success: (200, ref("Incident"))),
+        Operation(method: "get", path: "/api/maintenance", summary: "Maintenance windows, newest first.", auth: "read", success: (200, list("Maintenance"))),
+        Operation(method: "post", path: "/api/maintenance", summary: "Create a window (monitor_ids [] = every monitor).",
+                  auth: "write", request: ref("MaintenanceInput"), success: (201, ref("Maintenance"))),
+        Operation(method: "get", path: "/api/maintenance/{id}", summary: "One window.", auth: "read", success: (200, ref("Maintenance"))),
+        Operation(method: "patch", path: "/api/maintenance/{id}", summary: "Change a window.", auth: "write",
+                  request: ref("MaintenanceInput"), success: (200, ref("Maintenance"))),
+        Operation(method: "delete", path: "/api/maintenance/{id}", summary: "Delete a window.", auth: "write", success: (204, nil)),
+        Operation(method: "get", path: "/ping/{key}", summary: "Heartbeat success ping (also POST and HEAD; /start, /fail, /{exit code}).",
+                  auth: "public", success: (200, ["type": "string"])),
     ]
 
     static let schemas: JSON = [
@@ -70,6 +109,58 @@ enum OpenAPIDocument {
         "TokenCreate": ["type": "object", "required": ["name"],
                         "properties": ["name": ["type": "string"], "scope": ["enum": ["read", "write"], "default": "read"],
                                        "expires_at": ["type": "string", "format": "date-time"]]],
+        "Monitor": ["type": "object", "description": "See SPEC §5; type-specific settings in http, dns or heartbeat.",
+                    "properties": ["id": ["type": "integer"], "name": ["type": "string"],
+                                   "type": ["enum": ["http", "tcp", "dns", "tls", "heartbeat"]], "target": ["type": ["string", "null"]],
+                                   "interval": ["type": "integer"], "timeout": ["type": "integer"], "retries": ["type": "integer"],
+                                   "paused": ["type": "boolean"], "locations": ["type": "array", "items": ["type": "string"]],
+                                   "confirm_locations": ["type": "integer"], "degraded_after_ms": ["type": ["integer", "null"]],
+                                   "cert_expiry_days": ["type": ["integer", "null"]], "http": ["type": "object"], "dns": ["type": "object"],
+                                   "heartbeat": ["type": "object"], "ping_url": ["type": "string"],
+                                   "status": ["enum": ["pending", "up", "degraded", "down", "paused"]],
+                                   "status_since": ["type": "string", "format": "date-time"], "last_check": ["type": ["object", "null"]],
+                                   "cert_expires_at": ["type": ["string", "null"]], "open_incident_id": ["type": ["integer", "null"]],
+                                   "in_maintenance": ["type": "boolean"], "created_at": ["type": "string"], "updated_at": ["type": "string"]]],
+        "MonitorInput": ["type": "object", "required": ["name", "type"],
+                         "properties": ["name": ["type": "string"], "type": ["enum": ["http", "tcp", "dns", "tls", "heartbeat"]],
+                                        "target": ["type": "string"], "interval": ["type": "integer", "minimum": 10, "maximum": 86400, "default": 60],
+                                        "timeout": ["type": "integer", "minimum": 1, "maximum": 300, "default": 10],
+                                        "retries": ["type": "integer", "minimum": 0, "maximum": 10, "default": 1],
+                                        "paused": ["type": "boolean"], "locations": ["type": "array", "items": ["type": "string"]],
+                                        "confirm_locations": ["type": "integer", "minimum": 1], "degraded_after_ms": ["type": ["integer", "null"]],
+                                        "cert_expiry_days": ["type": ["integer", "null"]],
+                                        "http": ["type": "object", "properties": ["method": ["type": "string"], "headers": ["type": "object"],
+                                                                                  "body": ["type": ["string", "null"]], "expected_status": ["type": "string"],
+                                                                                  "keyword": ["type": ["string", "null"]], "keyword_absent": ["type": "boolean"],
+                                                                                  "follow_redirects": ["type": "boolean"], "verify_tls": ["type": "boolean"]]],
+                                        "dns": ["type": "object", "properties": ["record_type": ["enum": ["A", "AAAA", "CNAME", "MX", "TXT", "NS"]],
+                                                                                 "expected": ["type": ["string", "null"]], "resolver": ["type": ["string", "null"]]]],
+                                        "heartbeat": ["type": "object", "properties": ["period": ["type": "integer", "minimum": 10],
+                                                                                       "grace": ["type": "integer", "minimum": 10],
+                                                                                       "cron": ["type": "string"], "timezone": ["type": "string"]]]]],
+        "CheckResult": ["type": "object", "properties": ["id": ["type": "integer"], "at": ["type": "string"], "location": ["type": "string"],
+                                                         "status": ["enum": ["up", "degraded", "down"]], "latency_ms": ["type": ["integer", "null"]],
+                                                         "status_code": ["type": ["integer", "null"]], "error": ["type": ["string", "null"]],
+                                                         "in_maintenance": ["type": "boolean"]]],
+        "FreshResult": ["type": "object", "properties": ["location": ["type": "string"], "status": ["type": "string"],
+                                                         "latency_ms": ["type": ["integer", "null"]], "status_code": ["type": ["integer", "null"]],
+                                                         "error": ["type": ["string", "null"]], "at": ["type": "string"]]],
+        "Uptime": ["type": "object", "properties": ["period": ["type": "string"], "uptime": ["type": ["number", "null"]],
+                                                    "checks": ["type": "integer"], "avg_latency_ms": ["type": ["integer", "null"]],
+                                                    "p95_latency_ms": ["type": ["integer", "null"]], "maintenance_seconds": ["type": "integer"]]],
+        "Incident": ["type": "object", "properties": ["id": ["type": "integer"], "monitor_id": ["type": "integer"],
+                                                      "kind": ["enum": ["down", "degraded", "expiry"]], "status": ["enum": ["open", "closed"]],
+                                                      "cause": ["type": "string"], "locations": ["type": "array", "items": ["type": "string"]],
+                                                      "opened_at": ["type": "string"], "closed_at": ["type": ["string", "null"]],
+                                                      "acknowledged_at": ["type": ["string", "null"]], "acknowledged_by": ["type": ["string", "null"]],
+                                                      "timeline": ["type": "array", "items": ["type": "object"]]]],
+        "Maintenance": ["type": "object", "properties": ["id": ["type": "integer"], "title": ["type": "string"],
+                                                         "monitor_ids": ["type": "array", "items": ["type": "integer"]],
+                                                         "starts_at": ["type": "string"], "ends_at": ["type": "string"],
+                                                         "created_by": ["type": ["string", "null"]], "active": ["type": "boolean"]]],
+        "MaintenanceInput": ["type": "object", "required": ["title", "starts_at", "ends_at"],
+                             "properties": ["title": ["type": "string"], "monitor_ids": ["type": "array", "items": ["type": "integer"]],
+                                            "starts_at": ["type": "string", "format": "date-time"], "ends_at": ["type": "string", "format": "date-time"]]],
         "TokenCreated": ["allOf": [ref("Token"), ["type": "object", "properties": ["token": ["type": "string", "pattern": "^pmk_"]]]]],
     ]
 
@@ -80,12 +171,18 @@ enum OpenAPIDocument {
             var o = JSONObject([("summary", .string(op.summary)),
                                 ("description", .string("Authentication: \(op.auth)."))])
             if op.auth != "public" { o["security"] = [["bearer": []]] }
+            var parameters: [JSON] = []
             if op.path.contains("{id}") {
-                o["parameters"] = [["name": "id", "in": "path", "required": true, "schema": ["type": "integer"]]]
-            } else if op.method == "get" && (op.success.schema?["properties"]?["next_cursor"] != nil) {
-                o["parameters"] = [["name": "limit", "in": "query", "schema": ["type": "integer", "minimum": 1, "maximum": 500, "default": 50]],
-                                   ["name": "cursor", "in": "query", "schema": ["type": "string"]]]
+                parameters.append(["name": "id", "in": "path", "required": true, "schema": ["type": "integer"]])
             }
+            if op.path.contains("{key}") {
+                parameters.append(["name": "key", "in": "path", "required": true, "schema": ["type": "string"]])
+            }
+            if op.method == "get" && op.success.schema?["properties"]?["next_cursor"] != nil {
+                parameters.append(["name": "limit", "in": "query", "schema": ["type": "integer", "minimum": 1, "maximum": 500, "default": 50]])
+                parameters.append(["name": "cursor", "in": "query", "schema": ["type": "string"]])
+            }
+            if !parameters.isEmpty { o["parameters"] = .array(parameters) }
             if let req = op.request {
                 o["requestBody"] = ["required": true, "content": ["application/json": ["schema": req]]]
             }
