@@ -1,4 +1,5 @@
 import Core
+import CLinux
 import Synchronization
 #if canImport(Glibc)
 import Glibc
