@@ -82,8 +82,7 @@ public enum CheckResults {
             ORDER BY at_ms DESC, id DESC LIMIT ?6
             """
         static let range = "SELECT * FROM check_results WHERE monitor_id = ? AND at_ms >= ? AND at_ms < ? ORDER BY at_ms"
-        static let rangeAll = "SELECT * FROM check_results WHERE at_ms >= ? AND at_ms < ? ORDER BY monitor_id, at_ms"
-        static let deleteBefore = "DELETE FROM check_results WHERE at_ms < ?"
+        static let deleteBefore = "DELETE FROM check_results WHERE monitor_id = ? AND at_ms < ?"
         static let upsertRollup = """
             INSERT OR REPLACE INTO result_rollups (monitor_id, resolution, bucket_start, up, degraded, down,
                 in_maintenance, latency_sum, latency_count, histogram) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -120,15 +119,10 @@ public enum CheckResults {
         }
     }
 
-    /// Every monitor's results in a window, grouped by monitor then time (roll-up job).
-    public static func rangeAll(_ c: Connection, fromMs: Int64, toMs: Int64) throws(StoreError) -> [CheckResultRecord] {
-        try c.query(SQL.rangeAll, [.integer(fromMs), .integer(toMs)]).map { r throws(StoreError) in
-            try CheckResultRecord(row: r)
-        }
-    }
-
-    public static func deleteBefore(_ c: Connection, ms: Int64) throws(StoreError) -> Int {
-        try c.execute(SQL.deleteBefore, [.integer(ms)])
+    /// Deletes one monitor's results older than `ms` (retention, per monitor
+    /// so it uses the monitor/time index).
+    public static func deleteBefore(_ c: Connection, monitorID: Int64, ms: Int64) throws(StoreError) -> Int {
+        try c.execute(SQL.deleteBefore, [.integer(monitorID), .integer(ms)])
         return c.changes
     }
 
@@ -153,12 +147,5 @@ public enum CheckResults {
     public static func deleteRollupsBefore(_ c: Connection, resolution: Int64, before: Int64) throws(StoreError) -> Int {
         try c.execute(SQL.deleteRollupsBefore, [.integer(resolution), .integer(before)])
         return c.changes
-    }
-}
-
-extension CheckResults {
-    /// The oldest raw result's time, or nil when there are none.
-    public static func oldestMs(_ c: Connection) throws(StoreError) -> Int64? {
-        try c.scalar("SELECT min(at_ms) FROM check_results")?.integerValue
     }
 }

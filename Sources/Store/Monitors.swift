@@ -179,6 +179,11 @@ public enum Monitors {
 }
 
 extension Monitors {
+    /// When the oldest monitor was created (nil when there are none).
+    public static func oldestCreatedAt(_ c: Connection) throws(StoreError) -> Int64? {
+        try c.scalar("SELECT min(created_at) FROM monitors")?.integerValue
+    }
+
     /// Every monitor id, ascending (for jobs that walk all monitors).
     public static func ids(_ c: Connection) throws(StoreError) -> [Int64] {
         try c.query("SELECT id FROM monitors ORDER BY id").map { r throws(StoreError) in try r.int("id") }

@@ -59,8 +59,8 @@ public final class RetentionJob: Sendable {
         let target = (now - Self.hour) / Self.hour * Self.hour
         var horizon = try database.read { c -> Int64 in
             if let text = try Meta.get(c, "rollup_horizon"), let h = Int64(text) { return h }
-            guard let oldest = try CheckResults.oldestMs(c) else { return target }
-            return oldest / 1000 / Self.hour * Self.hour
+            guard let oldest = try Monitors.oldestCreatedAt(c) else { return target }
+            return min(oldest, target) / Self.hour * Self.hour
         }
         let ids = try database.read { try Monitors.ids($0) }
         while horizon < target && !stopping.load(ordering: .sequentiallyConsistent) {
@@ -106,14 +106,10 @@ public final class RetentionJob: Sendable {
         // Raw results go only once rolled up (never past the horizon).
         let rawCutoff = min(now - settings.rawDays * Self.day, horizon)
         var deleted = 0
-        // In ten-minute slices: one huge DELETE would hold the writer (and so
-        // every incoming result) for seconds on a large hub.
-        if var slice = try database.read({ try CheckResults.oldestMs($0) }).map({ $0 / 1000 }) {
-            while slice < rawCutoff && !stopping.load(ordering: .sequentiallyConsistent) {
-                slice = min(slice + 600, rawCutoff)
-                let upTo = slice
-                deleted += try database.write { c in try CheckResults.deleteBefore(c, ms: upTo * 1000) }
-            }
+        // One monitor per transaction: one huge DELETE would hold the writer
+        // (and so every incoming result) for seconds on a large hub.
+        for id in try database.read({ try Monitors.ids($0) }) where !stopping.load(ordering: .sequentiallyConsistent) {
+            deleted += try database.write { c in try CheckResults.deleteBefore(c, monitorID: id, ms: rawCutoff * 1000) }
         }
         let hourly = try database.write { c in
             try CheckResults.deleteRollupsBefore(c, resolution: Self.hour, before: now - settings.hourlyDays * Self.day)
