@@ -27,7 +27,7 @@ let package = Package(
 
         // Domain.
         .target(name: "Auth", dependencies: ["Core", "Crypto", "Store"]),
-        .target(name: "Monitoring", dependencies: ["Core", "Net", "DNS", "Store"]),
+        .target(name: "Monitoring", dependencies: ["Core", "Crypto", "Net", "DNS", "Store"]),
 
         // Surface.
         .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring"]),
