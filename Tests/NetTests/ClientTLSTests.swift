@@ -1,4 +1,5 @@
 import Core
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
