@@ -27,21 +27,24 @@ let package = Package(
 
         // Domain.
         .target(name: "Auth", dependencies: ["Core", "Crypto", "Store"]),
-        .target(name: "Monitoring", dependencies: ["Core", "Net", "DNS", "Store"]),
+        .target(name: "Monitoring", dependencies: ["Core", "Crypto", "Net", "DNS", "Store"]),
 
         // Surface.
         .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring"]),
         .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring"]),
         .executableTarget(name: "FuzzHTTPParser", dependencies: ["HTTP"]),
 
+        // Test servers shared by the test targets (loopback HTTP, TLS, raw TCP, DNS).
+        .target(name: "TestSupport", dependencies: ["Core", "HTTP", "COpenSSL", "CShims", "DNS"], path: "Tests/TestSupport"),
+
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Core"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Crypto", "Store", "Core"]),
-        .testTarget(name: "APITests", dependencies: ["API", "HTTP", "Core", "Crypto"]),
-        .testTarget(name: "NetTests", dependencies: ["Net", "HTTP", "Core", "Crypto"]),
-        .testTarget(name: "DNSTests", dependencies: ["DNS", "Core"]),
+        .testTarget(name: "APITests", dependencies: ["API", "HTTP", "Core", "Crypto", "Store", "TestSupport"]),
+        .testTarget(name: "NetTests", dependencies: ["Net", "HTTP", "Core", "Crypto", "TestSupport"]),
+        .testTarget(name: "DNSTests", dependencies: ["DNS", "Core", "TestSupport"]),
         .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "Core", "Store"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Core
+import TestSupport
 import DNS
 import Synchronization
 import Testing
@@ -16,7 +17,7 @@ private func v6(_ s: String) -> DNSRecordData { .aaaa(IPAddressText.parseIPv6(s)
 private func seconds(since start: UInt64) -> Double { Double(Time.monotonicNanos() - start) / 1e9 }
 
 /// A UDP port on 127.0.0.1 with nothing bound to it (bound, then closed).
-private func closedPort() throws -> UInt16 {
+private func closedUDPPort() throws -> UInt16 {
     let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
     defer { close(fd) }
     var addr = sockaddr_in()
@@ -206,7 +207,7 @@ private func closedPort() throws -> UInt16 {
     }
 
     @Test func refusedPortMovesOnAtOnce() throws {
-        let port = try closedPort()
+        let port = try closedUDPPort()
         try Self.withServer { server in
             let start = Time.monotonicNanos()
             let r = try DNSClient(servers: ["127.0.0.1:\(port)", server.address], timeoutMillis: 3000, attempts: 1)

@@ -1,4 +1,5 @@
 import Core
+import TestSupport
 import HTTP
 @testable import Net
 import Synchronization

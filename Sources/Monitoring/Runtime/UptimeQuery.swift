@@ -8,7 +8,12 @@ extension MonitoringService {
 
     public func uptime(monitorID: Int64, seconds: Int64, now: Int64 = Time.now()) throws -> UptimeSummary {
         _ = try find(monitorID)
-        let from = now - seconds
+        // Results are stamped in whole seconds, so the period ends after the
+        // current second: `[now + 1 - seconds, now + 1)`. Ending at `now`
+        // (exclusive) left out every check recorded in the current second,
+        // e.g. one just run with check-now.
+        let to = now + 1
+        let from = to - seconds
         return try database.read { c in
             // Roll-ups cover whole hours up to the horizon the retention job
             // has reached; raw results cover the rest.
@@ -19,15 +24,15 @@ extension MonitoringService {
                     if let rollup = Self.rollup(row) { samples.append(.rollup(rollup)) }
                 }
             }
-            for r in try CheckResults.range(c, monitorID: monitorID, fromMs: horizon * 1000, toMs: now * 1000) {
+            for r in try CheckResults.range(c, monitorID: monitorID, fromMs: horizon * 1000, toMs: to * 1000) {
                 samples.append(.result(at: r.atMs / 1000, outcome: SampleOutcome(rawValue: r.status) ?? .down,
                                        latencyMs: r.latencyMs.map(Int.init)))
             }
-            let windows = try MaintenanceWindows.overlapping(c, from: from, to: now).filter { w in
+            let windows = try MaintenanceWindows.overlapping(c, from: from, to: to).filter { w in
                 let ids = MaintenanceCalendar.ids(w.monitorIDs)
                 return ids.isEmpty || ids.contains(monitorID)
             }.map { (start: $0.startsAt, end: $0.endsAt) }
-            return UptimeCalculator.summarize(samples: samples, maintenance: windows, from: from, to: now)
+            return UptimeCalculator.summarize(samples: samples, maintenance: windows, from: from, to: to)
         }
     }
 

@@ -10,8 +10,8 @@ import Glibc
 /// Names not in the table get NXDOMAIN (with an SOA); a known name asked for
 /// a type it lacks gets an empty NOERROR. UDP answers larger than the
 /// query's payload size (EDNS, else 512) go out with TC=1 and no records.
-final class TestDNSServer: Sendable {
-    enum Behavior: Sendable {
+public final class TestDNSServer: Sendable {
+    public enum Behavior: Sendable {
         /// Answer with these records (owner names as given).
         case records([DNSRecord])
         case nxDomain
@@ -30,12 +30,12 @@ final class TestDNSServer: Sendable {
         case formErrIfEDNS([DNSRecord])
     }
 
-    let port: UInt16
+    public let port: UInt16
     /// Every query received (UDP and TCP).
-    let udpQueries = Atomic<Int>(0)
-    let tcpQueries = Atomic<Int>(0)
+    public let udpQueries = Atomic<Int>(0)
+    public let tcpQueries = Atomic<Int>(0)
     /// Questions seen with EDNS present, for assertions.
-    let ednsQueries = Atomic<Int>(0)
+    public let ednsQueries = Atomic<Int>(0)
 
     private let table: [String: Behavior]
     private let dropAll: Bool
@@ -45,10 +45,10 @@ final class TestDNSServer: Sendable {
     private let wakeWrite: Int32
     private let thread = Mutex<ThreadHandle?>(nil)
 
-    static func key(_ name: String, _ type: DNSRecordType) -> String { "\(name) \(type.name)" }
+    public static func key(_ name: String, _ type: DNSRecordType) -> String { "\(name) \(type.name)" }
 
     /// `table` keys are `"name TYPE"` (see `key`); `dropAll` answers nothing.
-    init(_ table: [String: Behavior] = [:], dropAll: Bool = false) throws {
+    public init(_ table: [String: Behavior] = [:], dropAll: Bool = false) throws {
         self.table = table
         self.dropAll = dropAll
         var found: (Int32, Int32, UInt16)? = nil
@@ -86,9 +86,9 @@ final class TestDNSServer: Sendable {
     }
 
     /// "127.0.0.1:port"
-    var address: String { "127.0.0.1:\(port)" }
+    public var address: String { "127.0.0.1:\(port)" }
 
-    func stop() {
+    public func stop() {
         var b: UInt8 = 1
         _ = write(wakeWrite, &b, 1)
         let handle = thread.withLock { h -> ThreadHandle? in defer { h = nil }; return h }
@@ -265,7 +265,7 @@ final class TestDNSServer: Sendable {
                    edns: query.edns == nil ? nil : DNSEDNS(udpPayloadSize: 1232))
     }
 
-    static let soa = DNSRecord(name: "test", type: .soa, ttl: 300,
+    public static let soa = DNSRecord(name: "test", type: .soa, ttl: 300,
                                data: .soa(DNSSOA(mname: "ns1.test", rname: "hostmaster.test", serial: 2024010101,
                                                  refresh: 3600, retry: 600, expire: 86400, minimum: 60)))
 

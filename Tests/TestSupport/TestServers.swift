@@ -1,7 +1,6 @@
 import COpenSSL
+import CShims
 import Core
-import HTTP
-@testable import Net
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -9,20 +8,22 @@ import Glibc
 
 /// A blocking loopback listener; each accepted connection gets its own
 /// thread running `handler(fd)`, which must close nothing (done here).
-final class RawServer: Sendable {
-    let port: UInt16
+public final class RawServer: Sendable {
+    public let port: UInt16
     private let fd: Int32
     private let acceptThread: Mutex<ThreadHandle?> = Mutex(nil)
     private let stopped = Atomic<Bool>(false)
 
     /// nil when the address family is not available (e.g. no IPv6).
-    init?(ipv6: Bool = false, handler: @escaping @Sendable (Int32) -> Void) {
+    public init?(ipv6: Bool = false, handler: @escaping @Sendable (Int32) -> Void) {
+        // Handlers (and OpenSSL's socket BIO) write with write(2): a peer that
+        // went away must give EPIPE, not kill the test process.
+        pt_ignore_sigpipe()
         let s = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard s >= 0 else { return nil }
         var one: Int32 = 1
         setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, 4)
-        let addr = IPAddress(literal: ipv6 ? "::1" : "127.0.0.1")!
-        let rc = addr.withSockaddr(port: 0) { bind(s, $0, $1) }
+        let rc = withLoopbackSockaddr(ipv6: ipv6, port: 0) { bind(s, $0, $1) }
         guard rc == 0, listen(s, 1024) == 0 else { close(s); return nil }
         fd = s
         port = boundPort(s)
@@ -45,13 +46,13 @@ final class RawServer: Sendable {
         }
     }
 
-    func stop() {
+    public func stop() {
         stopped.store(true, ordering: .relaxed)
         Glibc.shutdown(fd, Int32(SHUT_RDWR))
         // Wake a blocked accept in case shutdown does not (connect once).
         let poke = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if poke >= 0 {
-            _ = IPAddress(literal: "127.0.0.1")!.withSockaddr(port: Int(port)) { connect(poke, $0, $1) }
+            _ = withLoopbackSockaddr(ipv6: false, port: port) { connect(poke, $0, $1) }
             close(poke)
         }
         acceptThread.withLock { $0?.join(); $0 = nil }
@@ -59,7 +60,7 @@ final class RawServer: Sendable {
     }
 }
 
-func boundPort(_ fd: Int32) -> UInt16 {
+public func boundPort(_ fd: Int32) -> UInt16 {
     var storage = sockaddr_storage()
     var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
     _ = withUnsafeMutablePointer(to: &storage) {
@@ -74,9 +75,30 @@ func boundPort(_ fd: Int32) -> UInt16 {
     }
 }
 
+/// Runs `body` with a loopback socket address (127.0.0.1 or ::1) and its length.
+public func withLoopbackSockaddr<T>(ipv6: Bool, port: UInt16,
+                                    _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    if ipv6 {
+        var a = sockaddr_in6()
+        a.sin6_family = sa_family_t(AF_INET6)
+        a.sin6_port = port.bigEndian
+        _ = inet_pton(AF_INET6, "::1", &a.sin6_addr)
+        return withUnsafePointer(to: &a) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        }
+    }
+    var a = sockaddr_in()
+    a.sin_family = sa_family_t(AF_INET)
+    a.sin_port = port.bigEndian
+    a.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &a) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+}
+
 /// Reads until the end of a request head (or EOF); returns it as text.
 @discardableResult
-func readRequestHead(_ fd: Int32) -> String {
+public func readRequestHead(_ fd: Int32) -> String {
     var data: [UInt8] = []
     var buf = [UInt8](repeating: 0, count: 4096)
     while true {
@@ -89,7 +111,7 @@ func readRequestHead(_ fd: Int32) -> String {
     return String(decoding: data, as: UTF8.self)
 }
 
-func writeAll(_ fd: Int32, _ text: String) {
+public func writeAll(_ fd: Int32, _ text: String) {
     var bytes = Array(text.utf8)
     var off = 0
     while off < bytes.count {
@@ -100,56 +122,12 @@ func writeAll(_ fd: Int32, _ text: String) {
 }
 
 /// A port with nothing listening (bound, then closed).
-func closedPort() -> Int {
+public func closedPort() -> Int {
     let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    _ = IPAddress(literal: "127.0.0.1")!.withSockaddr(port: 0) { bind(s, $0, $1) }
+    _ = withLoopbackSockaddr(ipv6: false, port: 0) { bind(s, $0, $1) }
     let p = boundPort(s)
     close(s)
     return Int(p)
-}
-
-/// Our own server on a kernel-picked loopback port, with routes for the tests.
-func makeHTTPServer(host: String = "127.0.0.1", loops: Int = 2) throws -> HTTPServer {
-    var config = ServerConfiguration()
-    config.host = host
-    config.port = 0
-    config.eventLoops = loops
-    config.workers = 4
-    config.accessLog = false
-    config.maxConnections = 20_000
-    let big = [UInt8](repeating: 120, count: 3 << 20)
-    let router = Router { r in
-        r.getInline("/ok") { _ in .text(200, "hello") }
-        r.getInline("/fail") { _ in .text(503, "down") }
-        r.post("/echo") { req in
-            var h = HTTPHeaders()
-            h.add("X-Method", req.method)
-            return HTTPResponse(status: 200, headers: h, body: req.body)
-        }
-        r.get("/method") { req in .text(200, "\(req.method) \(req.body.count) \(req.headers["Content-Type"] ?? "-")") }
-        r.getInline("/big") { _ in HTTPResponse(status: 200, body: big) }
-        r.getInline("/r/rel") { _ in redirect(302, "final?from=rel") }
-        r.getInline("/r/final") { req in .text(200, "final \(req.head.query)") }
-        r.getInline("/r/abs") { req in redirect(301, "http://\(req.headers["Host"] ?? "")/ok") }
-        r.getInline("/r/loop") { _ in redirect(302, "/r/loop") }
-        r.post("/r/see-other") { _ in redirect(303, "/method") }
-        r.add("PUT", "/r/temp", .inline) { _ in redirect(307, "/echo2") }
-        r.add("PUT", "/echo2", .pool) { req in .text(200, "\(req.method) \(String(decoding: req.body, as: UTF8.self))") }
-        r.getInline("/r/chain/{n}") { req in
-            let n = try req.intParameter("n")
-            return n <= 1 ? .text(200, "done") : redirect(302, "/r/chain/\(n - 1)")
-        }
-        r.getInline("/headers") { req in
-            .text(200, req.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n"))
-        }
-    }
-    return try HTTPServer(configuration: config, router: router)
-}
-
-private func redirect(_ status: Int, _ location: String) -> HTTPResponse {
-    var h = HTTPHeaders()
-    h.add("Location", location)
-    return HTTPResponse(status: status, headers: h, body: Array("moved".utf8))
 }
 
 // MARK: TLS test server
@@ -168,11 +146,11 @@ private final class ServerCTX: @unchecked Sendable {
 
 /// A blocking TLS server (one thread per connection) answering any request
 /// with `200 ok`.
-final class TLSTestServer: Sendable {
+public final class TLSTestServer: Sendable {
     private let raw: RawServer
-    var port: UInt16 { raw.port }
+    public var port: UInt16 { raw.port }
 
-    init?(cert: String, key: String) {
+    public init?(cert: String, key: String) {
         guard let ctx = ServerCTX(cert: cert, key: key) else { return nil }
         guard let raw = RawServer(handler: { fd in
             guard let ssl = SSL_new(ctx.ctx) else { return }
@@ -193,14 +171,14 @@ final class TLSTestServer: Sendable {
         self.raw = raw
     }
 
-    func stop() { raw.stop() }
+    public func stop() { raw.stop() }
 }
 
 // MARK: certificates made at test time
 
 /// Runs a program (PATH lookup), output discarded; returns its exit status.
 @discardableResult
-func runProgram(_ args: [String], cwd: String? = nil) -> Int32 {
+public func runProgram(_ args: [String], cwd: String? = nil) -> Int32 {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -216,7 +194,7 @@ func runProgram(_ args: [String], cwd: String? = nil) -> Int32 {
     return (status >> 8) & 0xFF
 }
 
-func writeFile(_ path: String, _ text: String) {
+public func writeFile(_ path: String, _ text: String) {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     writeAll(fd, text)
     close(fd)
@@ -224,16 +202,22 @@ func writeFile(_ path: String, _ text: String) {
 
 /// A throwaway CA and server certificates, made with the openssl CLI in a
 /// fresh temporary directory.
-final class TLSFixture: Sendable {
-    let dir: String
-    var caFile: String { dir + "/ca.crt" }
-    func cert(_ name: String) -> String { "\(dir)/\(name).crt" }
-    func key(_ name: String) -> String { "\(dir)/\(name).key" }
+public final class TLSFixture: Sendable {
+    public let dir: String
+    public var caFile: String { dir + "/ca.crt" }
+    public func cert(_ name: String) -> String { "\(dir)/\(name).crt" }
+    public func key(_ name: String) -> String { "\(dir)/\(name).key" }
 
-    init?() {
-        var template = Array("/tmp/pingtxt-net-XXXXXX".utf8CString)
-        guard let p = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
-        dir = String(cString: p)
+    /// `directory`: an existing directory to make the files in (e.g. a test's
+    /// sandbox); nil = a fresh temporary one.
+    public init?(directory: String? = nil) {
+        if let directory {
+            dir = directory
+        } else {
+            var template = Array("/tmp/pingtxt-net-XXXXXX".utf8CString)
+            guard let p = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
+            dir = String(cString: p)
+        }
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
         guard runProgram(["openssl", "req", "-x509"] + ec + ["-keyout", key("ca"), "-out", caFile, "-days", "30",
                                                           "-subj", "/CN=pingtxt test CA"]) == 0 else { return nil }
@@ -282,5 +266,5 @@ final class TLSFixture: Sendable {
         }
     }
 
-    func remove() { runProgram(["rm", "-rf", dir]) }
+    public func remove() { runProgram(["rm", "-rf", dir]) }
 }
