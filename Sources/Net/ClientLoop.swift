@@ -10,7 +10,7 @@ import Glibc
 /// One exchange in flight on a loop: an HTTP request with its redirect hops,
 /// or a TCP / TLS probe. Lives on its loop's thread only.
 final class Exchange {
-    enum Phase: String { case queued, dns, connect, tls, send, firstByte = "first_byte", body, done }
+    enum Phase: String { case queued = "queue", dns, connect, tls, send, firstByte = "first_byte", body, done }
 
     let id: UInt64
     let job: ClientJob
@@ -185,6 +185,8 @@ final class ClientLoop {
     private func begin(_ ex: Exchange) {
         ex.active = true
         activeCount += 1
+        // Its whole deadline went by in the queue: fail it without starting.
+        if Time.monotonicNanos() >= ex.deadline { return finish(ex, .timeout(phase: Exchange.Phase.queued.rawValue)) }
         switch ex.job.kind {
         case .http(let request, _):
             let url: ClientURL
