@@ -16,30 +16,40 @@ public final class WorkerPool: Sendable {
         var jobs: [(@Sendable () -> Void)] = []
         var head = 0
         var idle: [Int] = []
+        var started = 0
         var stopping = false
     }
 
     private let state = Mutex(State())
     private let wakeups: [Semaphore]
     private let threads: Mutex<[ThreadHandle]> = Mutex([])
+    private let name: String
     public let size: Int
 
     public init(threads count: Int, name: String = "worker") {
         size = max(1, count)
+        self.name = name
         wakeups = (0..<size).map { _ in Semaphore() }
-        var handles: [ThreadHandle] = []
-        for i in 0..<size {
-            handles.append(startThread(name: "\(name)-\(i)") { [self] in run(i) })
-        }
-        threads.withLock { $0 = handles }
     }
 
     public func submit(_ job: @escaping @Sendable () -> Void) {
-        let wake = state.withLock { s -> Int? in
+        enum Action { case wake(Int), start(Int), none }
+        let action = state.withLock { s -> Action in
             s.jobs.append(job)
-            return s.idle.popLast()
+            if let idle = s.idle.popLast() { return .wake(idle) }
+            if s.started < size && !s.stopping {
+                s.started += 1
+                return .start(s.started - 1)
+            }
+            return .none
         }
-        if let wake { wakeups[wake].post() }
+        switch action {
+        case .wake(let i): wakeups[i].post()
+        case .start(let i):
+            let handle = startThread(name: "\(name)-\(i)") { [self] in run(i) }
+            threads.withLock { $0.append(handle) }
+        case .none: break
+        }
     }
 
     /// Jobs queued but not started (for metrics).
@@ -54,8 +64,13 @@ public final class WorkerPool: Sendable {
             return all
         }
         for i in sleepers { wakeups[i].post() }
-        let handles = threads.withLock { h in let copy = h; h = []; return copy }
-        for h in handles { h.join() }
+        // A thread started just before `stopping` was set may register its
+        // handle after the first take: keep joining until none are left.
+        while true {
+            let handles = threads.withLock { h in let copy = h; h = []; return copy }
+            if handles.isEmpty { return }
+            for h in handles { h.join() }
+        }
     }
 
     private enum Next {

@@ -28,21 +28,14 @@ public final class ClientEngine: Sendable {
         let count = max(1, loops)
         let resolver = Resolver()
         self.resolver = resolver
-        var tls: TLSContext?
-        var tlsError: String?
-        do {
-            tls = try TLSContext(extraCAFile: extraCAFile)
-        } catch {
-            tlsError = error.describe(timeoutMillis: 0)
-            Log.shared.error("TLS client context unavailable", ["error": tlsError ?? ""])
-        }
+        let tls = TLSContext(extraCAFile: extraCAFile)
         let perLoop = max(1, (max(1, maxConcurrent) + count - 1) / count)
         var boxes: [ClientMailbox] = []
         var handles: [ThreadHandle] = []
         for i in 0..<count {
             let mailbox = ClientMailbox()
             boxes.append(mailbox)
-            let seed = LoopSeed(mailbox: mailbox, resolver: resolver, tls: tls, tlsError: tlsError, maxActive: perLoop)
+            let seed = LoopSeed(mailbox: mailbox, resolver: resolver, tls: tls, maxActive: perLoop)
             handles.append(startThread(name: "pt-client-\(i)") { seed.run() })
         }
         mailboxes = boxes
@@ -129,12 +122,11 @@ public final class ClientEngine: Sendable {
 private struct LoopSeed: Sendable {
     let mailbox: ClientMailbox
     let resolver: Resolver
-    let tls: TLSContext?
-    let tlsError: String?
+    let tls: TLSContext
     let maxActive: Int
 
     func run() {
-        let loop = ClientLoop(mailbox: mailbox, resolver: resolver, tls: tls, tlsSetupError: tlsError, maxActive: maxActive)
+        let loop = ClientLoop(mailbox: mailbox, resolver: resolver, tls: tls, maxActive: maxActive)
         loop.run()
     }
 }

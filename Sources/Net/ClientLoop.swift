@@ -81,8 +81,7 @@ final class ClientLoop {
     private let epfd: Int32
     private let mailbox: ClientMailbox
     private let resolver: Resolver
-    private let tls: TLSContext?
-    private let tlsSetupError: String?
+    private let tls: TLSContext
     private let maxActive: Int
 
     private var exchanges: [UInt64: Exchange] = [:]
@@ -94,11 +93,10 @@ final class ClientLoop {
     private var stopping = false
     private let readBuffer: UnsafeMutableRawBufferPointer
 
-    init(mailbox: ClientMailbox, resolver: Resolver, tls: TLSContext?, tlsSetupError: String?, maxActive: Int) {
+    init(mailbox: ClientMailbox, resolver: Resolver, tls: TLSContext, maxActive: Int) {
         self.mailbox = mailbox
         self.resolver = resolver
         self.tls = tls
-        self.tlsSetupError = tlsSetupError
         self.maxActive = max(1, maxActive)
         epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
         precondition(epfd >= 0, "epoll_create1 failed: errno \(errno)")
@@ -240,7 +238,6 @@ final class ClientLoop {
         ex.addresses = []
         ex.addrIndex = 0
         ex.lastConnectError = "no address to connect to"
-        if ex.useTLS && tls == nil { return finish(ex, .tls(tlsSetupError ?? "TLS unavailable")) }
         if let ip = IPAddress(literal: ex.host) {
             ex.addresses = [ip]
             connectNext(ex)
@@ -345,7 +342,13 @@ final class ClientLoop {
     // MARK: TLS
 
     private func startTLS(_ ex: Exchange) {
-        guard let tls, let ssl = SSL_new(tls.ctx) else { return finish(ex, .tls("SSL_new: \(openSSLError())")) }
+        let ctx: OpaquePointer
+        do {
+            ctx = try tls.ready()
+        } catch {
+            return finish(ex, error)
+        }
+        guard let ssl = SSL_new(ctx) else { return finish(ex, .tls("SSL_new: \(openSSLError())")) }
         ex.ssl = ssl
         ex.phase = .tls
         ex.tlsStart = Time.monotonicNanos()

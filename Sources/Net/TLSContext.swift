@@ -1,5 +1,7 @@
 import COpenSSL
 import CShims
+import Core
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,23 +13,57 @@ import Glibc
 /// is always captured. An `SSL_CTX` is safe to share between threads once
 /// configured (OpenSSL 3).
 final class TLSContext: @unchecked Sendable {
-    // Immutable after init; OpenSSL locks internally for SSL_new.
-    let ctx: OpaquePointer
+    private enum State {
+        case notYet
+        case ready(OpaquePointer)
+        case failed(String)
+    }
 
-    init(extraCAFile: String?) throws(ClientFailure) {
-        guard let ctx = SSL_CTX_new(TLS_client_method()) else { throw .tls("SSL_CTX_new: \(openSSLError())") }
-        self.ctx = ctx
-        guard pt_ssl_ctx_configure_client(ctx) == 1 else { throw .tls("configuring SSL_CTX: \(openSSLError())") }
-        SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, nil)
-        if SSL_CTX_set_default_verify_paths(ctx) != 1 { ERR_clear_error() }
-        if let extraCAFile {
-            guard SSL_CTX_load_verify_locations(ctx, extraCAFile, nil) == 1 else {
-                throw .tls("cannot load CA file \(extraCAFile): \(openSSLError())")
-            }
+    // Created once, under the mutex, before any handshake uses it; OpenSSL
+    // locks internally for SSL_new.
+    private let state = Mutex<State>(.notYet)
+    private let extraCAFile: String?
+
+    init(extraCAFile: String?) {
+        self.extraCAFile = extraCAFile
+    }
+
+    deinit {
+        if case .ready(let ctx) = state.withLock({ $0 }) { SSL_CTX_free(ctx) }
+    }
+
+    /// The shared context. Creating it initialises OpenSSL's TLS machinery
+    /// and loads the system trust bundle (~30 ms, a few MB resident), so it
+    /// happens at the first TLS handshake, not at start-up: many hubs have
+    /// no https check due in their first seconds, or none at all.
+    func ready() throws(ClientFailure) -> OpaquePointer {
+        let current = state.withLock { s -> State in
+            if case .notYet = s { s = Self.make(extraCAFile: extraCAFile) }
+            return s
+        }
+        switch current {
+        case .ready(let ctx): return ctx
+        case .failed(let message): throw .tls(message)
+        case .notYet: throw .tls("TLS unavailable")
         }
     }
 
-    deinit { SSL_CTX_free(ctx) }
+    private static func make(extraCAFile: String?) -> State {
+        guard let ctx = SSL_CTX_new(TLS_client_method()) else { return .failed("SSL_CTX_new: \(openSSLError())") }
+        guard pt_ssl_ctx_configure_client(ctx) == 1 else {
+            SSL_CTX_free(ctx)
+            return .failed("configuring SSL_CTX: \(openSSLError())")
+        }
+        SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, nil)
+        if SSL_CTX_set_default_verify_paths(ctx) != 1 { ERR_clear_error() }
+        if let extraCAFile, SSL_CTX_load_verify_locations(ctx, extraCAFile, nil) != 1 {
+            let error = "cannot load CA file \(extraCAFile): \(openSSLError())"
+            Log.shared.error("TLS client context unavailable", ["error": error])
+            SSL_CTX_free(ctx)
+            return .failed(error)
+        }
+        return .ready(ctx)
+    }
 }
 
 /// The oldest queued OpenSSL error as text (queue cleared), or "unknown error".

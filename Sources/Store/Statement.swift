@@ -12,25 +12,36 @@ final class Statement {
     private var names: [String]
 
     init(_ connection: Connection, sql: String) throws(StoreError) {
-        var stmt: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
         let db = connection.handle
-        let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, &tail)
-        guard rc == SQLITE_OK, let stmt else {
-            throw StoreError.last(db, sql: sql, fallback: rc)
-        }
-        // prepare compiles only the first statement; silently ignoring the rest
-        // would hide bugs, so anything but whitespace/semicolons is refused.
-        if let tail {
-            var p = tail
-            while p.pointee != 0 {
-                let c = UInt8(bitPattern: p.pointee)
-                if c != 0x20 && c != 0x0A && c != 0x0D && c != 0x09 && c != 0x3B {
-                    sqlite3_finalize(stmt)
-                    throw StoreError.misuse("several statements in one call; use executeScript", sql: sql)
+        // The tail pointer points into the C string, so it is read inside
+        // withCString: the temporary buffer an implicit String-to-pointer
+        // conversion makes is gone once prepare returns (reading it after was
+        // a use-after-free that failed at random under load).
+        let prepared = sql.withCString { cSQL -> (Int32, OpaquePointer?, Bool) in
+            var stmt: OpaquePointer?
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v3(db, cSQL, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, &tail)
+            // prepare compiles only the first statement; silently ignoring the
+            // rest would hide bugs, so anything but whitespace/semicolons is refused.
+            var extra = false
+            if rc == SQLITE_OK, var p = tail {
+                while p.pointee != 0 {
+                    let c = UInt8(bitPattern: p.pointee)
+                    if c != 0x20 && c != 0x0A && c != 0x0D && c != 0x09 && c != 0x3B {
+                        extra = true
+                        break
+                    }
+                    p += 1
                 }
-                p += 1
             }
+            return (rc, stmt, extra)
+        }
+        guard prepared.0 == SQLITE_OK, let stmt = prepared.1 else {
+            throw StoreError.last(db, sql: sql, fallback: prepared.0)
+        }
+        if prepared.2 {
+            sqlite3_finalize(stmt)
+            throw StoreError.misuse("several statements in one call; use executeScript", sql: sql)
         }
         self.handle = stmt
         self.sql = sql
