@@ -62,22 +62,22 @@ extension MonitoringService {
     }
 
     public func pause(id: Int64) throws -> MonitorRecord {
-        let record = try apply(.pause(at: Time.now()), to: id)
-        if var entry = registry.get(id) {
-            entry.config.paused = true
-            registry.set(id, entry)
-            activate(id, entry.config)
-        }
-        return record
+        try setPaused(id, true, input: .pause(at: Time.now()))
     }
 
     public func resume(id: Int64) throws -> MonitorRecord {
-        let record = try apply(.resume(at: Time.now()), to: id)
+        try setPaused(id, false, input: .resume(at: Time.now()))
+    }
+
+    /// Records the pause or resume (incidents close, state resets), then
+    /// updates the registry and the schedule; a resumed monitor is checked at once.
+    private func setPaused(_ id: Int64, _ paused: Bool, input: MonitorInput) throws -> MonitorRecord {
+        let record = try apply(input, to: id)
         if var entry = registry.get(id) {
-            entry.config.paused = false
+            entry.config.paused = paused
             registry.set(id, entry)
             activate(id, entry.config)
-            if entry.config.type != .heartbeat { _ = scheduler.runNow(id: id) }
+            if !paused && entry.config.type != .heartbeat { _ = scheduler.runNow(id: id) }
         }
         return record
     }

@@ -1,15 +1,11 @@
+import Core
+
 /// Proleptic Gregorian calendar arithmetic on plain integers, shared by
 /// `TimeZoneInfo` and `CronExpression` (no Foundation, no libc `tm`).
 enum ScheduleCalendar {
-    /// Days since 1970-01-01 (H. Hinnant's `days_from_civil`).
+    /// Days since 1970-01-01 (H. Hinnant's `days_from_civil`, in Core).
     static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
+        Time.daysFromCivil(year: year, month: month, day: day)
     }
 
     /// The civil date of a day number (H. Hinnant's `civil_from_days`).
