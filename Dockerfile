@@ -37,9 +37,11 @@ FROM ${RUNTIME_IMAGE}
 # Exactly what `ldd pingtxt` lists beyond libc/libm/libgcc_s (already in the
 # slim image): libsqlite3.so.0 (libsqlite3-0), libssl.so.3 + libcrypto.so.3
 # (libssl3), libstdc++.so.6 (libstdc++6). ca-certificates for outgoing TLS
-# checks. No curl/wget: the HEALTHCHECK below uses bash's /dev/tcp.
+# checks; tzdata for heartbeat cron schedules in named time zones (the hub
+# reads /usr/share/zoneinfo itself). No curl/wget: the HEALTHCHECK below
+# uses bash's /dev/tcp.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libsqlite3-0 libssl3 libstdc++6 ca-certificates \
+ && apt-get install -y --no-install-recommends libsqlite3-0 libssl3 libstdc++6 ca-certificates tzdata \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 pingtxt \
  && useradd --system --uid 10001 --gid pingtxt --home-dir /data --no-create-home --shell /usr/sbin/nologin pingtxt \
