@@ -1,1 +1,0 @@
-// MonitoringTests (in progress).
