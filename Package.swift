@@ -33,6 +33,7 @@ let package = Package(
         .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring"]),
         .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring"]),
         .executableTarget(name: "FuzzHTTPParser", dependencies: ["HTTP"]),
+        .executableTarget(name: "CheckBench", dependencies: ["Net", "Core"]),
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
