@@ -91,7 +91,7 @@ busy_others() {
     local list
     list=$(top -b -n 2 -d 0.5 -w 256 2>/dev/null | awk '
         /^top -/ { frame++ }
-        frame == 2 && $1 ~ /^[0-9]+$/ && $9 + 0 > 20 && $12 !~ /^(wrk|nginx|pingtxt|top|firstok)$/ { printf "%s(%s%%) ", $12, $9 }' | head -c 200)
+        frame == 2 && $1 ~ /^[0-9]+$/ && $9 + 0 > 20 && $12 !~ /^(wrk|nginx|pingtxt|top|firstok|hubd|CheckBench|prometheus-bla.*)$/ { printf "%s(%s%%) ", $12, $9 }' | head -c 200)
     echo "busy others: ${list:-none}"
 }
 
@@ -173,4 +173,32 @@ hub_env() {
     export PINGTXT_ADMIN_PASSWORD="bench-password-123"
     export PINGTXT_SERVER_ACCESS_LOG=false
     mkdir -p "$2"
+}
+
+# Optional profile (PERF=1): perf record of a pid for $3 seconds in the
+# background (99 Hz x cores is too coarse; 999 Hz with frame-pointer call
+# graphs). perf_report writes the flat and the caller-inclusive top lists,
+# demangled, to $2.txt.
+perf_start() {
+    local pid=$1 base=$2 secs=$3
+    command -v perf >/dev/null || need_pkgs perf linux-perf
+    perf record -q -F 999 -g -p "$pid" -o "$base.data" -- sleep "$secs" >/dev/null 2>&1 &
+    PERF_PID=$!
+}
+perf_report() {
+    local base=$1 dm=cat
+    [[ -n ${PERF_PID:-} ]] && wait "$PERF_PID" 2>/dev/null || true
+    PERF_PID=""
+    command -v swift >/dev/null && dm="swift demangle --simplified"
+    {
+        echo "## self time (perf report --no-children --sort dso,symbol)"
+        perf report -i "$base.data" --no-children --sort dso,symbol --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 45
+        echo
+        echo "## inclusive (callers included, --children)"
+        perf report -i "$base.data" --children --sort symbol --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 45
+        echo
+        echo "## per thread (comm)"
+        perf report -i "$base.data" --no-children --sort comm --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 20
+    } | $dm >"$base.txt"
+    rm -f "$base.data"
 }

@@ -17,6 +17,7 @@
 # Target (issue): >= 15,000 pings/s.
 # Environment: DURATION=10s THREADS=2 CONNECTIONS=64 RUNS=1 PING_MONITORS=1
 #   SKIP_BUILD=1 PINGTXT_BIN=path
+#   PERF=1: perf record the hub during the first run (bench/out/ping-<date>.perf.txt)
 # Output: stdout and bench/out/ping-<date>.txt.
 set -euo pipefail
 
@@ -35,7 +36,11 @@ need_pkgs "wrk nginx curl python3 sqlite3" wrk nginx-light curl python3 sqlite3
 build_firstok
 build_pingtxt
 
-TMP=$(mktemp -d /tmp/pingtxt-ping.XXXXXX)
+TMP=$(mktemp -d /tmp/hubbench-ping.XXXXXX)
+# The hub runs as a copy named "hubd" (with "token create" from the original):
+# on this shared machine another session's broad "pkill pingtxt" once stopped
+# the bench hub mid-run.
+HUBD="$TMP/hubd"
 NGINX_PID="" HUB_PID=""
 cleanup() {
     local rc=$?
@@ -66,7 +71,8 @@ HUB_PORT=$("$FIRSTOK" port)
 hub_env "$HUB_PORT" "$TMP/hub"
 HUB="http://127.0.0.1:$HUB_PORT"
 DB=$PINGTXT_DATABASE_PATH
-"$BIN" serve >"$TMP/hub/serve.log" 2>&1 &
+cp "$BIN" "$HUBD"
+"$HUBD" serve >"$TMP/hub/serve.log" 2>&1 &
 HUB_PID=$!
 "$FIRSTOK" wait "$HUB_PORT" 15000 /healthz || { tail -n 20 "$TMP/hub/serve.log" >&2; die "pingtxt serve did not answer"; }
 TOKEN=$("$BIN" token create --email "$PINGTXT_ADMIN_EMAIL" --scope write --name ping-bench)
@@ -105,9 +111,14 @@ for run in $(seq "$RUNS"); do
 
     before=$(db_pings)
     k0=$(cpu_ticks "$HUB_PID")
+    [[ ${PERF:-0} == 1 && $run == 1 ]] && perf_start "$HUB_PID" "$OUT_DIR/ping-$STAMP.perf" "${DURATION%s}"
     raw=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "${WRK_SCRIPT[@]}" "${URLS[0]}")
     k1=$(cpu_ticks "$HUB_PID")
     after=$(db_pings)
+    if [[ ${PERF:-0} == 1 && $run == 1 ]]; then
+        perf_report "$OUT_DIR/ping-$STAMP.perf"
+        say "  (perf record -F 999 -g on the hub during this run; profile: $OUT_DIR/ping-$STAMP.perf.txt)"
+    fi
     printf '## run %s\n%s\n' "$run" "$raw" >>"$TMP/wrk-raw.txt"
     read -r rps p99 non2xx errs < <(parse_wrk <<<"$raw")
     done_n=$(wrk_requests <<<"$raw")

@@ -30,6 +30,8 @@
 #   CHECKBENCH_CONCURRENCY="64 256" MAX_CONCURRENT (PINGTXT_CHECKS_MAX_CONCURRENT,
 #   unset = hub default) SKIP_BUILD=1 PINGTXT_BIN=path CHECKBENCH_BIN=path
 #   SKIP_HUB=1 (only the full-speed comparison) SKIP_COMPARE=1 (only the hub part)
+#   PERF=1 PERF_SECONDS=60: perf record the hub during the window, top lists
+#   to bench/out/scheduler-<date>.perf.txt
 # Output: stdout and bench/out/scheduler-<date>.txt.
 set -euo pipefail
 
@@ -57,7 +59,11 @@ build_firstok
 [[ ${SKIP_HUB:-0} == 1 ]] || build_pingtxt
 [[ ${SKIP_COMPARE:-0} == 1 ]] || build_checkbench
 
-TMP=$(mktemp -d /tmp/pingtxt-sched.XXXXXX)
+TMP=$(mktemp -d /tmp/hubbench-sched.XXXXXX)
+# The hub runs as a copy named "hubd" (with "token create" from the original):
+# on this shared machine another session's broad "pkill pingtxt" once stopped
+# the bench hub mid-run.
+HUBD="$TMP/hubd"
 NGINX_PID="" HUB_PID="" BB_PID=""
 cleanup() {
     local rc=$?
@@ -100,7 +106,8 @@ if [[ ${SKIP_HUB:-0} != 1 ]]; then
     hub_env "$HUB_PORT" "$TMP/hub"
     [[ -n ${MAX_CONCURRENT:-} ]] && export PINGTXT_CHECKS_MAX_CONCURRENT=$MAX_CONCURRENT
     HUB="http://127.0.0.1:$HUB_PORT"
-    "$BIN" serve >"$TMP/hub/serve.log" 2>&1 &
+    cp "$BIN" "$HUBD"
+    "$HUBD" serve >"$TMP/hub/serve.log" 2>&1 &
     HUB_PID=$!
     "$FIRSTOK" wait "$HUB_PORT" 15000 /healthz || { tail -n 20 "$TMP/hub/serve.log" >&2; die "pingtxt serve did not answer"; }
     TOKEN=$("$BIN" token create --email "$PINGTXT_ADMIN_EMAIL" --scope write --name sched-bench)
@@ -126,6 +133,10 @@ if [[ ${SKIP_HUB:-0} != 1 ]]; then
     L0=$(metric_value pingtxt_check_lateness_ms_count <<<"$m")
     W0=$(metric_value pingtxt_db_batched_writes_total <<<"$m")
     tp=$T0 kp=$K0 np=$N0 rss_max=0 rss_sum=0 samples=0
+    if [[ ${PERF:-0} == 1 ]]; then
+        perf_start "$HUB_PID" "$OUT_DIR/scheduler-$STAMP.perf" "${PERF_SECONDS:-60}"
+        say "(perf record -F 999 -g on the hub for ${PERF_SECONDS:-60}s of the window: CPU % includes its overhead)"
+    fi
     end=$(num %.3f "$T0 + $DURATION")
     while :; do
         left=$(num %.3f "($end - $(now) > $SAMPLE) ? $SAMPLE : $end - $(now)")
@@ -147,6 +158,10 @@ if [[ ${SKIP_HUB:-0} != 1 ]]; then
     W1=$(metric_value pingtxt_db_batched_writes_total <<<"$m")
     B1=$(metric_value pingtxt_db_batches_total <<<"$m")
     HUB_RSS_MAX_KB=$rss_max
+    if [[ ${PERF:-0} == 1 ]]; then
+        perf_report "$OUT_DIR/scheduler-$STAMP.perf"
+        say "profile: $OUT_DIR/scheduler-$STAMP.perf.txt"
+    fi
     HUB_RATE=$(num %.1f "($N1 - $N0) / ($T1 - $T0)")
     HUB_CPU=$(num %.1f "100 * ($K1 - $K0) / $CLK_TCK / ($T1 - $T0)")
     US_PER_CHECK=$(num %.0f "($N1 - $N0 > 0) ? 1e6 * ($K1 - $K0) / $CLK_TCK / ($N1 - $N0) : 0")
