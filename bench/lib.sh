@@ -190,15 +190,18 @@ perf_report() {
     [[ -n ${PERF_PID:-} ]] && wait "$PERF_PID" 2>/dev/null || true
     PERF_PID=""
     command -v swift >/dev/null && dm="swift demangle --simplified"
+    top() { perf report -i "$base.data" "$@" --stdio -g none 2>/dev/null >"$base.tmp" || true
+            grep -v -e '^#' -e '^$' "$base.tmp" | awk -v n="$TOPN" 'NR <= n' || true; }
+    local TOPN=45
     {
         echo "## self time (perf report --no-children --sort dso,symbol)"
-        perf report -i "$base.data" --no-children --sort dso,symbol --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 45
+        top --no-children --sort dso,symbol
         echo
         echo "## inclusive (callers included, --children)"
-        perf report -i "$base.data" --children --sort symbol --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 45
+        top --children --sort symbol
         echo
         echo "## per thread (comm)"
-        perf report -i "$base.data" --no-children --sort comm --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 20
+        TOPN=20 top --no-children --sort comm
     } | $dm >"$base.txt"
-    rm -f "$base.data"
+    rm -f "$base.data" "$base.tmp"
 }
