@@ -33,6 +33,7 @@ let package = Package(
         .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring"]),
         .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring"]),
         .executableTarget(name: "FuzzHTTPParser", dependencies: ["HTTP"]),
+        .executableTarget(name: "CheckBench", dependencies: ["Net", "Core"]),
 
         // Test servers shared by the test targets (loopback HTTP, TLS, raw TCP, DNS).
         .target(name: "TestSupport", dependencies: ["Core", "HTTP", "COpenSSL", "CShims", "DNS"], path: "Tests/TestSupport"),

@@ -91,6 +91,117 @@ busy_others() {
     local list
     list=$(top -b -n 2 -d 0.5 -w 256 2>/dev/null | awk '
         /^top -/ { frame++ }
-        frame == 2 && $1 ~ /^[0-9]+$/ && $9 + 0 > 20 && $12 !~ /^(wrk|nginx|pingtxt|top|firstok)$/ { printf "%s(%s%%) ", $12, $9 }' | head -c 200)
+        frame == 2 && $1 ~ /^[0-9]+$/ && $9 + 0 > 20 && $12 !~ /^(wrk|nginx|pingtxt|top|firstok|hubd|CheckBench|prometheus-bla.*)$/ { printf "%s(%s%%) ", $12, $9 }' | head -c 200)
     echo "busy others: ${list:-none}"
+}
+
+# ---- helpers for scheduler.sh and ping.sh -----------------------------------
+
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# utime+stime of a pid in clock ticks (fields 14 and 15 of /proc/PID/stat,
+# counted after the ")" that ends the command name).
+cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+CLK_TCK=$(getconf CLK_TCK 2>/dev/null || echo 100)
+
+# Starts nginx serving $1/www (files written by the caller) on 127.0.0.1:$2,
+# config and logs under $1/nginx. Sets NGINX_PID. Needs FIRSTOK.
+start_nginx() {
+    local dir=$1 port=$2 ngx
+    ngx=$(command -v nginx || echo /usr/sbin/nginx)
+    chmod 755 "$dir"
+    mkdir -p "$dir/www" "$dir/nginx"
+    chmod -R a+rX "$dir/www"
+    cat >"$dir/nginx/nginx.conf" <<NGINXEOF
+worker_processes auto;
+daemon off;
+pid $dir/nginx/nginx.pid;
+error_log $dir/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_timeout 65;
+    keepalive_requests 1000000;
+    client_body_temp_path $dir/nginx/body;
+    proxy_temp_path $dir/nginx/proxy;
+    fastcgi_temp_path $dir/nginx/fastcgi;
+    uwsgi_temp_path $dir/nginx/uwsgi;
+    scgi_temp_path $dir/nginx/scgi;
+    server {
+        listen 127.0.0.1:$port backlog=4096;
+        root $dir/www;
+        default_type application/json;
+        location / { }
+    }
+}
+NGINXEOF
+    "$ngx" -e "$dir/nginx/error.log" -p "$dir/nginx" -c "$dir/nginx/nginx.conf" &
+    NGINX_PID=$!
+    "$FIRSTOK" wait "$port" 5000 "${3:-/healthz}" || { cat "$dir/nginx/error.log" >&2; die "nginx did not answer"; }
+}
+
+# One Prometheus sample from a /metrics text on stdin: metric_value 'name{labels}'
+metric_value() { awk -v m="$1" 'index($0, m " ") == 1 { print $NF; found = 1; exit } END { if (!found) print "?" }'; }
+
+# wrk output -> total completed requests ("N requests in 10.00s")
+wrk_requests() { awk '/ requests in / { print $1; exit }'; }
+
+# Release build of bench/CheckBench (Sources/CheckBench); SKIP_BUILD=1 reuses
+# it, CHECKBENCH_BIN points at another one. Sets CHECKBENCH.
+build_checkbench() {
+    if [[ -n ${CHECKBENCH_BIN:-} ]]; then
+        CHECKBENCH=$CHECKBENCH_BIN
+    else
+        if [[ ${SKIP_BUILD:-0} != 1 ]]; then
+            log "swift build -c release --static-swift-stdlib --product CheckBench"
+            (cd "$ROOT" && swift build -c release --static-swift-stdlib --product CheckBench 2>&1 | tail -n 3 >&2)
+        fi
+        CHECKBENCH="$ROOT/.build/release/CheckBench"
+    fi
+    [[ -x $CHECKBENCH ]] || die "no CheckBench binary at $CHECKBENCH"
+}
+
+# Environment for a bench hub on 127.0.0.1:$1 with its database under $2.
+hub_env() {
+    export PINGTXT_SERVER_LISTEN="127.0.0.1:$1"
+    export PINGTXT_SERVER_PUBLIC_URL="http://127.0.0.1:$1"
+    export PINGTXT_DATABASE_PATH="$2/pingtxt.db"
+    export PINGTXT_ADMIN_EMAIL="bench@example.com"
+    export PINGTXT_ADMIN_PASSWORD="bench-password-123"
+    export PINGTXT_SERVER_ACCESS_LOG=false
+    mkdir -p "$2"
+}
+
+# Optional profile (PERF=1): perf record of a pid for $3 seconds in the
+# background (99 Hz x cores is too coarse; 999 Hz with frame-pointer call
+# graphs). perf_report writes the flat and the caller-inclusive top lists,
+# demangled, to $2.txt.
+perf_start() {
+    local pid=$1 base=$2 secs=$3
+    command -v perf >/dev/null || need_pkgs perf linux-perf
+    perf record -q -F 999 -g -p "$pid" -o "$base.data" -- sleep "$secs" >/dev/null 2>&1 &
+    PERF_PID=$!
+}
+perf_report() {
+    local base=$1 dm=cat
+    [[ -n ${PERF_PID:-} ]] && wait "$PERF_PID" 2>/dev/null || true
+    PERF_PID=""
+    command -v swift >/dev/null && dm="swift demangle --simplified"
+    top() { perf report -i "$base.data" "$@" --stdio -g none 2>/dev/null >"$base.tmp" || true
+            grep -v -e '^#' -e '^$' "$base.tmp" | awk -v n="$TOPN" 'NR <= n' || true; }
+    local TOPN=45
+    {
+        echo "## self time (perf report --no-children --sort dso,symbol)"
+        top --no-children --sort dso,symbol
+        echo
+        echo "## inclusive (callers included, --children)"
+        top --children --sort symbol
+        echo
+        echo "## per thread (comm)"
+        TOPN=20 top --no-children --sort comm
+    } | $dm >"$base.txt"
+    rm -f "$base.data" "$base.tmp"
 }

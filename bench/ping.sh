@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Heartbeat ping throughput of `pingtxt serve`, and a durability check.
+#
+#   bench/ping.sh                       # build, bench, print + save
+#   SKIP_BUILD=1 RUNS=2 bench/ping.sh
+#
+# nginx (static file) first, for the ratio in the same run; then the hub
+# (release build, temp DB, access log off) with PING_MONITORS heartbeat
+# monitors, and wrk -t2 -cCONNECTIONS -dDURATION GET /ping/{key} (the wrk
+# connections spread over the monitors' keys by a small Lua script when
+# there are several). A 200 comes only after the SQLite commit, so right
+# after the run `SELECT count(*) FROM heartbeat_pings` (sqlite3 CLI) must
+# equal wrk's completed 2xx requests (± the requests still in flight when
+# wrk stopped, at most CONNECTIONS); both numbers are printed. Pings are
+# pruned only by the hourly retention job, so nothing is dropped in between.
+#
+# Target (issue): >= 15,000 pings/s.
+# Environment: DURATION=10s THREADS=2 CONNECTIONS=64 RUNS=1 PING_MONITORS=1
+#   SKIP_BUILD=1 PINGTXT_BIN=path
+#   PERF=1: perf record the hub during the first run (bench/out/ping-<date>.perf.txt)
+# Output: stdout and bench/out/ping-<date>.txt.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
+
+DURATION=${DURATION:-10s}
+THREADS=${THREADS:-2}
+CONNECTIONS=${CONNECTIONS:-64}
+RUNS=${RUNS:-1}
+PING_MONITORS=${PING_MONITORS:-1}
+TARGET_RPS=15000
+
+need_pkgs "wrk nginx curl python3 sqlite3" wrk nginx-light curl python3 sqlite3
+build_firstok
+build_pingtxt
+
+TMP=$(mktemp -d /tmp/hubbench-ping.XXXXXX)
+# The hub runs as a copy named "hubd" (with "token create" from the original):
+# on this shared machine another session's broad "pkill pingtxt" once stopped
+# the bench hub mid-run.
+HUBD="$TMP/hubd"
+NGINX_PID="" HUB_PID=""
+cleanup() {
+    local rc=$?
+    stop_pid "$HUB_PID"
+    stop_pid "$NGINX_PID"
+    rm -rf "$TMP"
+    exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+mkdir -p "$OUT_DIR"
+STAMP=$(date +%Y%m%d-%H%M%S)
+OUT="$OUT_DIR/ping-$STAMP.txt"
+: >"$OUT"
+say() { printf '%s\n' "$*" | tee -a "$OUT"; }
+
+say "pingtxt heartbeat ping bench — $(date -u '+%Y-%m-%d %H:%M:%SZ')"
+say "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), binary $BIN, $(nproc) cores, $(uname -r)"
+say "wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency; $PING_MONITORS heartbeat monitor(s); access log off"
+
+NGINX_PORT=$("$FIRSTOK" port)
+mkdir -p "$TMP/www"
+printf '{"status":"ok"}' >"$TMP/www/healthz"
+start_nginx "$TMP" "$NGINX_PORT"
+
+HUB_PORT=$("$FIRSTOK" port)
+hub_env "$HUB_PORT" "$TMP/hub"
+HUB="http://127.0.0.1:$HUB_PORT"
+DB=$PINGTXT_DATABASE_PATH
+cp "$BIN" "$HUBD"
+"$HUBD" serve >"$TMP/hub/serve.log" 2>&1 &
+HUB_PID=$!
+"$FIRSTOK" wait "$HUB_PORT" 15000 /healthz || { tail -n 20 "$TMP/hub/serve.log" >&2; die "pingtxt serve did not answer"; }
+TOKEN=$("$BIN" token create --email "$PINGTXT_ADMIN_EMAIL" --scope write --name ping-bench)
+[[ $TOKEN == pmk_* ]] || die "token create printed '$TOKEN'"
+python3 "$BENCH_DIR/api.py" heartbeat "$HUB" "$TOKEN" "$PING_MONITORS" 60 60 >"$TMP/urls"
+mapfile -t URLS <"$TMP/urls"
+[[ ${#URLS[@]} == "$PING_MONITORS" ]] || die "heartbeat creation printed ${#URLS[@]} URLs"
+code=$(curl -s -o /dev/null -w '%{http_code}' "${URLS[0]}")
+[[ $code == 200 ]] || die "GET ${URLS[0]} -> $code"
+say "ping URL: ${URLS[0]}$([[ $PING_MONITORS -gt 1 ]] && echo " (+$((PING_MONITORS - 1)) more)")"
+
+# Several keys: each wrk connection picks a path round-robin (Lua).
+WRK_SCRIPT=()
+if [[ $PING_MONITORS -gt 1 ]]; then
+    {
+        echo 'local paths = {'
+        for u in "${URLS[@]}"; do printf '  "%s",\n' "${u#http://*/}" | sed 's|^  "|  "/|'; done
+        echo '}'
+        echo 'local n = 0'
+        echo 'function setup(thread) n = n + 1; thread:set("first", n) end'
+        echo 'local i = 0'
+        echo 'function init(args) i = tonumber(first) or 0 end'
+        echo 'function request() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end'
+    } >"$TMP/paths.lua"
+    WRK_SCRIPT=(-s "$TMP/paths.lua")
+fi
+
+db_pings() { sqlite3 "$DB" 'PRAGMA busy_timeout=5000; SELECT count(*) FROM heartbeat_pings;' | tail -n1; }
+
+say "$(printf '%-14s %10s %9s %8s %8s %10s %10s %8s  %s' target 'req/s' 'p99 ms' 'x nginx' 'non-2xx' 'wrk done' 'db rows' 'diff' 'socket errors / load')"
+for run in $(seq "$RUNS"); do
+    say "run $run/$RUNS (loadavg before: $(loadavg); $(busy_others))"
+    raw=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "http://127.0.0.1:$NGINX_PORT/healthz")
+    read -r nginx_rps nginx_p99 nginx_non2xx nginx_errs < <(parse_wrk <<<"$raw")
+    say "$(printf '%-14s %10.0f %9.2f %8s %8s %10s %10s %8s  %s' 'nginx static' "$nginx_rps" "$nginx_p99" 1.00x "$nginx_non2xx" "$(wrk_requests <<<"$raw")" - - "$nginx_errs")"
+
+    before=$(db_pings)
+    k0=$(cpu_ticks "$HUB_PID")
+    [[ ${PERF:-0} == 1 && $run == 1 ]] && perf_start "$HUB_PID" "$OUT_DIR/ping-$STAMP.perf" "${DURATION%s}"
+    raw=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "${WRK_SCRIPT[@]}" "${URLS[0]}")
+    k1=$(cpu_ticks "$HUB_PID")
+    after=$(db_pings)
+    if [[ ${PERF:-0} == 1 && $run == 1 ]]; then
+        perf_report "$OUT_DIR/ping-$STAMP.perf"
+        say "  (perf record -F 999 -g on the hub during this run; profile: $OUT_DIR/ping-$STAMP.perf.txt)"
+    fi
+    printf '## run %s\n%s\n' "$run" "$raw" >>"$TMP/wrk-raw.txt"
+    read -r rps p99 non2xx errs < <(parse_wrk <<<"$raw")
+    done_n=$(wrk_requests <<<"$raw")
+    ok_n=$((done_n - non2xx))
+    rows=$((after - before))
+    ratio=$(awk -v a="$rps" -v b="$nginx_rps" 'BEGIN { printf "%.2fx", (b > 0) ? a / b : 0 }')
+    say "$(printf '%-14s %10.0f %9.2f %8s %8s %10s %10s %+8d  %s' '/ping/{key}' "$rps" "$p99" "$ratio" "$non2xx" "$ok_n" "$rows" "$((rows - ok_n))" "$errs")"
+    verdict=$(awk -v a="$rps" -v t="$TARGET_RPS" 'BEGIN { if (a >= t) print "ok"; else print "MISSED" }')
+    durable=$(awk -v d="$((rows - ok_n))" -v c="$CONNECTIONS" 'BEGIN { if (d >= 0 && d <= c) print "ok"; else print "MISMATCH" }')
+    say "  pings/s $rps (target >= $TARGET_RPS: $verdict); durability: $rows rows for $ok_n completed 2xx (rows - done = $((rows - ok_n)), allowed 0..$CONNECTIONS: $durable)"
+    say "  hub CPU during the run $(awk -v k="$((k1 - k0))" -v h="$CLK_TCK" 'BEGIN { printf "%.1f", k / h }') s, RSS $(rss_kb "$HUB_PID") kB, $(threads_of "$HUB_PID") threads; loadavg after: $(loadavg)"
+done
+
+# Once more after a clean stop: nothing acknowledged may be lost on shutdown.
+total_before_stop=$(db_pings)
+stop_pid "$HUB_PID"; HUB_PID=""
+say "rows after SIGTERM: $(db_pings) (before stop: $total_before_stop; includes the 1 check ping)"
+grep -ci error "$TMP/hub/serve.log" >/dev/null && { say "serve log errors:"; grep -i error "$TMP/hub/serve.log" | head -n 3 | tee -a "$OUT"; }
+cp "$TMP/wrk-raw.txt" "$OUT_DIR/ping-$STAMP.wrk.txt"
+say "saved: $OUT (raw wrk output: $OUT_DIR/ping-$STAMP.wrk.txt)"
