@@ -12,7 +12,12 @@ public final class Semaphore: @unchecked Sendable {
 
     public init() {
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(cond, nil)
+        // CLOCK_MONOTONIC for timed waits: a wall-clock step must not stretch them.
+        var attr = pthread_condattr_t()
+        pthread_condattr_init(&attr)
+        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)
+        pthread_cond_init(cond, &attr)
+        pthread_condattr_destroy(&attr)
     }
 
     deinit {
@@ -34,5 +39,22 @@ public final class Semaphore: @unchecked Sendable {
         while count == 0 { pthread_cond_wait(cond, mutex) }
         count -= 1
         pthread_mutex_unlock(mutex)
+    }
+
+    /// Waits at most `nanos`; true when a post was taken, false on timeout.
+    public func wait(timeoutNanos nanos: UInt64) -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let total = UInt64(deadline.tv_nsec) + nanos % 1_000_000_000
+        deadline.tv_sec += Int(nanos / 1_000_000_000) + Int(total / 1_000_000_000)
+        deadline.tv_nsec = Int(total % 1_000_000_000)
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while count == 0 {
+            if pthread_cond_timedwait(cond, mutex, &deadline) == ETIMEDOUT { break }
+        }
+        guard count > 0 else { return false }
+        count -= 1
+        return true
     }
 }

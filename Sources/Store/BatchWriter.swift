@@ -85,10 +85,18 @@ public final class BatchWriter: Sendable {
     private func loop() {
         while true {
             wake.wait()
-            let (batch, stopping) = state.withLock { s -> ([Item], Bool) in
-                let take = Array(s.queue.prefix(maxBatch))
-                s.queue.removeFirst(take.count)
-                return (take, s.stopping)
+            var (batch, stopping) = take()
+            // Nobody waits on queued-only writes (check results), so they may
+            // gather for a few milliseconds: one commit for many results
+            // instead of one each. A waiting write (a ping, an API call) ends
+            // the gathering at once.
+            let deadline = Time.monotonicNanos() + Self.gatherNanos
+            while !stopping && !batch.isEmpty && batch.count < maxBatch && !batch.contains(where: { $0.done != nil }) {
+                let now = Time.monotonicNanos()
+                guard now < deadline, wake.wait(timeoutNanos: deadline - now) else { break }
+                let (more, stop) = take(limit: maxBatch - batch.count)
+                batch += more
+                stopping = stop
             }
             if !batch.isEmpty {
                 run(batch)
@@ -96,6 +104,18 @@ public final class BatchWriter: Sendable {
                 if state.withLock({ !$0.queue.isEmpty }) { wake.post() }
             }
             if stopping && state.withLock({ $0.queue.isEmpty }) { return }
+        }
+    }
+
+    /// How long queued-only writes may wait for company (a check result
+    /// lands in the database at most this much later).
+    static let gatherNanos: UInt64 = 50_000_000
+
+    private func take(limit: Int? = nil) -> ([Item], Bool) {
+        state.withLock { s -> ([Item], Bool) in
+            let items = Array(s.queue.prefix(limit ?? maxBatch))
+            s.queue.removeFirst(items.count)
+            return (items, s.stopping)
         }
     }
 

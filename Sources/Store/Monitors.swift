@@ -105,8 +105,9 @@ public enum Monitors {
         static let updateState = """
             UPDATE monitors SET status = ?, status_since = ?, state = ?, paused = ? WHERE id = ?
             """
-        static let recordLast = """
-            UPDATE monitors SET last_at = ?, last_location = ?, last_status = ?, last_latency_ms = ?,
+        static let updateStateAndLast = """
+            UPDATE monitors SET status = ?, status_since = ?, state = ?, paused = ?,
+                last_at = ?, last_location = ?, last_status = ?, last_latency_ms = ?,
                 last_status_code = ?, last_error = ?, cert_not_after = coalesce(?, cert_not_after) WHERE id = ?
             """
         static let setNextDue = "UPDATE monitors SET next_due_ms = ? WHERE id = ?"
@@ -162,10 +163,34 @@ public enum Monitors {
         try c.execute(SQL.updateState, [.text(status), .integer(statusSince), .text(state), SQLValue(paused), .integer(id)])
     }
 
-    public static func recordLast(_ c: Connection, id: Int64, at: Int64, location: String, status: String,
-                                  latencyMs: Int64?, statusCode: Int64?, error: String?, certNotAfter: Int64?) throws(StoreError) {
-        try c.execute(SQL.recordLast, [.integer(at), .text(location), .text(status), SQLValue(latencyMs),
-                                       SQLValue(statusCode), SQLValue(error), SQLValue(certNotAfter), .integer(id)])
+    /// The last check's columns, for `updateState(_:last:)`.
+    public struct LastCheck: Sendable {
+        public var at: Int64
+        public var location: String
+        public var status: String
+        public var latencyMs: Int64?
+        public var statusCode: Int64?
+        public var error: String?
+        public var certNotAfter: Int64?
+        public init(at: Int64, location: String, status: String, latencyMs: Int64?, statusCode: Int64?, error: String?,
+                    certNotAfter: Int64?) {
+            self.at = at
+            self.location = location
+            self.status = status
+            self.latencyMs = latencyMs
+            self.statusCode = statusCode
+            self.error = error
+            self.certNotAfter = certNotAfter
+        }
+    }
+
+    /// New state and, in the same UPDATE, the last check (one statement per
+    /// result on the hot path instead of two).
+    public static func updateState(_ c: Connection, id: Int64, status: String, statusSince: Int64, state: String,
+                                   paused: Bool, last l: LastCheck) throws(StoreError) {
+        try c.execute(SQL.updateStateAndLast, [.text(status), .integer(statusSince), .text(state), SQLValue(paused),
+                                               .integer(l.at), .text(l.location), .text(l.status), SQLValue(l.latencyMs),
+                                               SQLValue(l.statusCode), SQLValue(l.error), SQLValue(l.certNotAfter), .integer(id)])
     }
 
     public static func setNextDue(_ c: Connection, id: Int64, ms: Int64?) throws(StoreError) {

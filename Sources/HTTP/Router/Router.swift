@@ -1,9 +1,9 @@
 /// Where a handler runs. `inline` handlers run on the event loop and must
 /// never block (no database, no network): only constant answers such as
 /// `/healthz`. `pool` handlers (most of the API) run on the worker pool,
-/// sized to the cores. `blocking` handlers may wait long (check now runs a
-/// check up to its timeout) and get a larger pool of their own, so they
-/// cannot starve the quick ones.
+/// sized to the cores. `blocking` handlers mostly wait — for a check up to
+/// its timeout (check now), or for a group commit (heartbeat pings) — and
+/// get a larger pool of their own, so they cannot starve the quick ones.
 public enum RouteExecution: Sendable {
     case inline
     case pool

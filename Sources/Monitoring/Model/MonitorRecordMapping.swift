@@ -34,7 +34,7 @@ extension MonitorConfig {
         r.target = target
         r.interval = type == .heartbeat ? heartbeatInterval : interval
         r.timeout = timeout
-        r.retries = type == .heartbeat ? 0 : retries
+        r.retries = retries
         r.paused = paused
         r.locations = JSON.array(locations.map { .string($0) }).text
         r.confirmLocations = confirmLocations

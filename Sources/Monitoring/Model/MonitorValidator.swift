@@ -47,6 +47,9 @@ public enum MonitorValidator {
             throw JSONFieldError(field: "timeout", message: "timeout must not be longer than interval (\(m.interval) s).")
         }
         m.retries = try b.int("retries", in: 0...10) ?? 1
+        // A heartbeat's failure ping or missed deadline is already a verdict:
+        // retries do not apply (SPEC §5).
+        if type == .heartbeat { m.retries = 0 }
         m.paused = try b.bool("paused") ?? false
         m.locations = try b.stringArray("locations") ?? []
         for (i, loc) in m.locations.enumerated() where !Targets.isLocationName(loc) {

@@ -96,7 +96,7 @@ extension MonitoringService {
         }
         let recorder = self.recorder
         for result in results {
-            try writer.perform { c in _ = try recorder.apply(.result(result), monitorID: id, on: c) }
+            try writer.perform { c in try recorder.apply(.result(result), monitorID: id, on: c, config: config, returning: false) }
         }
         return (try find(id), results)
     }
@@ -128,7 +128,9 @@ extension MonitoringService {
         let (pingKind, pingExit, pingResult) = (kind, exitCode, result)
         try writer.perform { c in
             try Heartbeats.record(c, monitorID: id, atMs: nowMs, kind: pingKind, exitCode: pingExit, body: body, client: client)
-            if let pingResult, !paused { _ = try recorder.apply(.result(pingResult), monitorID: id, on: c) }
+            if let pingResult, !paused {
+                try recorder.apply(.result(pingResult), monitorID: id, on: c, config: entry.config, returning: false)
+            }
         }
         if !paused {
             // A failure ping already recorded the down verdict: nothing to judge

@@ -108,8 +108,9 @@ public final class MonitoringService: Sendable {
         let writer = self.writer
         let recorder = self.recorder
         let scheduler = self.scheduler
-        executor.run(entry.config) { result in
-            writer.submit { c in _ = try recorder.apply(.result(result), monitorID: run.id, on: c) }
+        let config = entry.config
+        executor.run(config) { result in
+            writer.submit { c in try recorder.apply(.result(result), monitorID: run.id, on: c, config: config, returning: false) }
             scheduler.finished(id: run.id)
         }
     }
@@ -130,7 +131,8 @@ public final class MonitoringService: Sendable {
             if verdict.outcome == .down {
                 let result = CheckResult(at: now, location: self.settings.location, outcome: .down, error: verdict.cause)
                 let recorder = self.recorder
-                try writer.perform { c in _ = try recorder.apply(.result(result), monitorID: id, on: c) }
+                let config = entry.config
+                try writer.perform { c in try recorder.apply(.result(result), monitorID: id, on: c, config: config, returning: false) }
             }
             return verdict.nextDeadline
         } catch {

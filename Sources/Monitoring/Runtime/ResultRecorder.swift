@@ -15,11 +15,15 @@ public struct ResultRecorder: Sendable {
         self.calendar = calendar
     }
 
-    /// Returns the monitor as stored afterwards, or nil if it no longer exists.
+    /// Applies the input. `config` saves decoding the stored configuration
+    /// when the caller already has it (the registry does). Returns the
+    /// monitor as stored afterwards when `returning` (nil if it no longer
+    /// exists); hot paths pass false and skip that read.
     @discardableResult
-    public func apply(_ input: MonitorInput, monitorID: Int64, on c: Connection) throws -> MonitorRecord? {
+    public func apply(_ input: MonitorInput, monitorID: Int64, on c: Connection, config known: MonitorConfig? = nil,
+                      returning: Bool = true) throws -> MonitorRecord? {
         guard let record = try Monitors.find(c, id: monitorID) else { return nil }
-        let config = try MonitorConfig(record: record)
+        let config = try known ?? MonitorConfig(record: record)
         let state = MonitorStateCoding.decode(record.state, status: MonitorStatus(rawValue: record.status) ?? .pending,
                                               since: record.statusSince)
         let at: Int64
@@ -28,17 +32,24 @@ public struct ResultRecorder: Sendable {
         case .pause(let t), .resume(let t): at = t
         }
         let inMaintenance = calendar.isInMaintenance(monitorID: monitorID, at: at)
+        var last: Monitors.LastCheck?
         if case .result(let r) = input {
-            try store(r, config: config, record: record, inMaintenance: inMaintenance, on: c)
+            last = try store(r, config: config, record: record, inMaintenance: inMaintenance, on: c)
         }
         let (next, effects) = StateMachine.apply(input, to: state, policy: policy(config), inMaintenance: inMaintenance)
         try write(effects, monitorID: monitorID, at: at, on: c)
         var paused = record.paused
         if case .pause = input { paused = true }
         if case .resume = input { paused = false }
-        try Monitors.updateState(c, id: monitorID, status: next.status.rawValue, statusSince: next.statusSince,
-                                 state: MonitorStateCoding.encode(next), paused: paused)
-        return try Monitors.find(c, id: monitorID)
+        let encoded = MonitorStateCoding.encode(next)
+        if let last {
+            try Monitors.updateState(c, id: monitorID, status: next.status.rawValue, statusSince: next.statusSince,
+                                     state: encoded, paused: paused, last: last)
+        } else {
+            try Monitors.updateState(c, id: monitorID, status: next.status.rawValue, statusSince: next.statusSince,
+                                     state: encoded, paused: paused)
+        }
+        return returning ? try Monitors.find(c, id: monitorID) : nil
     }
 
     /// The locations whose results count. Until remote agents exist, that is
@@ -57,18 +68,18 @@ public struct ResultRecorder: Sendable {
         return "up"
     }
 
+    /// Stores the result row; returns the monitor's new last-check columns,
+    /// or nil when the result is older than the last one (late upload).
     private func store(_ r: CheckResult, config: MonitorConfig, record: MonitorRecord, inMaintenance: Bool,
-                       on c: Connection) throws {
+                       on c: Connection) throws -> Monitors.LastCheck? {
         let status = Self.resultStatus(r, degradedAfterMs: config.degradedAfterMs)
         try CheckResults.insert(c, CheckResultRecord(
             monitorID: record.id, atMs: r.at * 1000, location: r.location, status: status,
             latencyMs: r.latencyMs.map(Int64.init), statusCode: r.statusCode.map(Int64.init), error: r.error,
             inMaintenance: inMaintenance))
-        if (record.lastAt ?? 0) <= r.at {
-            try Monitors.recordLast(c, id: record.id, at: r.at, location: r.location, status: status,
-                                    latencyMs: r.latencyMs.map(Int64.init), statusCode: r.statusCode.map(Int64.init),
-                                    error: r.error, certNotAfter: r.certNotAfter)
-        }
+        guard (record.lastAt ?? 0) <= r.at else { return nil }
+        return Monitors.LastCheck(at: r.at, location: r.location, status: status, latencyMs: r.latencyMs.map(Int64.init),
+                                  statusCode: r.statusCode.map(Int64.init), error: r.error, certNotAfter: r.certNotAfter)
     }
 
     private func write(_ effects: [Effect], monitorID: Int64, at: Int64, on c: Connection) throws {
