@@ -16,10 +16,15 @@ public final class BatchWriter: Sendable {
         let run: @Sendable (Connection) throws -> Void
         var error: (any Error)?
         let done: Semaphore?
-        init(run: @escaping @Sendable (Connection) throws -> Void, waits: Bool) {
+        let completion: (@Sendable ((any Error)?) -> Void)?
+        init(run: @escaping @Sendable (Connection) throws -> Void, waits: Bool,
+             completion: (@Sendable ((any Error)?) -> Void)? = nil) {
             self.run = run
             done = waits ? Semaphore() : nil
+            self.completion = completion
         }
+        /// Someone is waiting for this write: the batch commits without gathering.
+        var awaited: Bool { done != nil || completion != nil }
     }
 
     private struct State {
@@ -59,6 +64,16 @@ public final class BatchWriter: Sendable {
         }
     }
 
+    /// Queues `body`; `completion` runs on the writer thread after the commit
+    /// (nil error = stored), so the caller holds no thread while it waits.
+    /// The completion must not block.
+    public func submit(_ body: @escaping @Sendable (Connection) throws -> Void,
+                       completion: @escaping @Sendable ((any Error)?) -> Void) {
+        if !enqueue(Item(run: body, waits: false, completion: completion)) {
+            completion(StoreError.misuse("the batch writer is stopped"))
+        }
+    }
+
     /// Writes committed and transactions used, for metrics.
     public var stats: (writes: Int, batches: Int) {
         (committed.load(ordering: .relaxed), batches.load(ordering: .relaxed))
@@ -91,7 +106,7 @@ public final class BatchWriter: Sendable {
             // instead of one each. A waiting write (a ping, an API call) ends
             // the gathering at once.
             let deadline = Time.monotonicNanos() + Self.gatherNanos
-            while !stopping && !batch.isEmpty && batch.count < maxBatch && !batch.contains(where: { $0.done != nil }) {
+            while !stopping && !batch.isEmpty && batch.count < maxBatch && !batch.contains(where: { $0.awaited }) {
                 let now = Time.monotonicNanos()
                 guard now < deadline, wake.wait(timeoutNanos: deadline - now) else { break }
                 let (more, stop) = take(limit: maxBatch - batch.count)
@@ -144,6 +159,8 @@ public final class BatchWriter: Sendable {
         for item in batch {
             if let done = item.done {
                 done.post()
+            } else if let completion = item.completion {
+                completion(item.error)
             } else if let error = item.error {
                 Log.shared.error("queued write failed", ["error": "\(error)"])
             }

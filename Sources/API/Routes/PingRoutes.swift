@@ -9,22 +9,25 @@ struct PingRoutes {
     static let maxKeptBody = 10 * 1024
 
     func register(_ r: inout RouteTable) {
-        // On the blocking pool: a ping handler mostly waits for the group
-        // commit, and the more pings wait together, the more share one commit.
+        // Deferred: a ping waits only for the group commit, and holds no
+        // thread meanwhile, so every ping in flight can share one commit.
         for method in ["GET", "POST", "HEAD"] {
-            r.add(method, "/ping/{key}", .blocking, guarded(ping))
-            r.add(method, "/ping/{key}/{suffix}", .blocking, guarded(ping))
+            r.addDeferred(method, "/ping/{key}", ping)
+            r.addDeferred(method, "/ping/{key}/{suffix}", ping)
         }
     }
 
-    func ping(_ req: HTTPRequest) throws -> HTTPResponse {
+    func ping(_ req: HTTPRequest, respond: @escaping HTTPRespond) {
         guard let kind = HeartbeatPing(suffix: req.parameters["suffix"]) else {
-            throw HTTPError.notFound("Unknown ping suffix: use /start, /fail or an exit code 0-255.")
+            return respond(.error(HTTPError.notFound("Unknown ping suffix: use /start, /fail or an exit code 0-255.")))
         }
         let body = Array(req.body.prefix(Self.maxKeptBody))
-        guard try monitoring.ping(key: req.parameters["key"] ?? "", kind, body: body, client: req.clientAddress) else {
-            throw HTTPError.notFound("No heartbeat monitor has this ping key.")
+        monitoring.ping(key: req.parameters["key"] ?? "", kind, body: body, client: req.clientAddress) { result in
+            switch result {
+            case .success(true): respond(.text(200, "OK\n"))
+            case .success(false): respond(.error(HTTPError.notFound("No heartbeat monitor has this ping key.")))
+            case .failure(let error): respond(.error(APIErrors.http(error)))
+            }
         }
-        return .text(200, "OK\n")
     }
 }

@@ -12,12 +12,26 @@ public enum RouteExecution: Sendable {
 
 public typealias HTTPHandler = @Sendable (HTTPRequest) throws -> HTTPResponse
 
+/// Delivers a deferred handler's answer; callable from any thread, once.
+public typealias HTTPRespond = @Sendable (HTTPResponse) -> Void
+
+/// A handler that answers later without holding a thread: it is called on
+/// the event loop, must return at once (no blocking), and calls `respond`
+/// when its work is done elsewhere (e.g. after a group commit).
+public typealias HTTPDeferredHandler = @Sendable (HTTPRequest, @escaping HTTPRespond) -> Void
+
+/// What a route runs.
+public enum RouteHandler: Sendable {
+    case direct(HTTPHandler)
+    case deferred(HTTPDeferredHandler)
+}
+
 /// A matched route: the handler to call, with the path parameters filled in.
 public struct RouteMatch: Sendable {
     public let pattern: String
     public let execution: RouteExecution
     public let parameters: [String: String]
-    public let handler: HTTPHandler
+    public let handler: RouteHandler
 }
 
 /// Method + path-pattern routing. Patterns are literal segments and `{name}`
@@ -29,7 +43,7 @@ public final class Router: Sendable {
         let method: String
         let pattern: RoutePattern
         let execution: RouteExecution
-        let handler: HTTPHandler
+        let handler: RouteHandler
     }
 
     private let routes: [Route]
@@ -88,14 +102,19 @@ public struct RouteTable {
         let method: String
         let path: String
         let execution: RouteExecution
-        let handler: HTTPHandler
+        let handler: RouteHandler
     }
 
     var entries: [Entry] = []
 
     public mutating func add(_ method: String, _ path: String, _ execution: RouteExecution,
                              _ handler: @escaping HTTPHandler) {
-        entries.append(Entry(method: method, path: path, execution: execution, handler: handler))
+        entries.append(Entry(method: method, path: path, execution: execution, handler: .direct(handler)))
+    }
+
+    /// A route whose handler answers later (see `HTTPDeferredHandler`).
+    public mutating func addDeferred(_ method: String, _ path: String, _ handler: @escaping HTTPDeferredHandler) {
+        entries.append(Entry(method: method, path: path, execution: .inline, handler: .deferred(handler)))
     }
 
     public mutating func get(_ path: String, _ handler: @escaping HTTPHandler) { add("GET", path, .pool, handler) }

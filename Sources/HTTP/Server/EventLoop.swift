@@ -215,6 +215,19 @@ final class EventLoop {
             complete(conn, .error(error), route: nil)
             return
         }
+        if case .deferred(let handler) = match.handler {
+            // Answered later from another thread, through the mailbox like a
+            // pool handler's answer; the loop does not wait.
+            setInterest(conn, 0)
+            context.metrics.inFlight.wrappingAdd(1, ordering: .relaxed)
+            let id = conn.id
+            let mailbox = self.mailbox
+            let pattern = match.pattern
+            handler(context.prepared(match, request)) { response in
+                mailbox.post(.init(connectionID: id, response: response, route: pattern))
+            }
+            return
+        }
         if match.execution == .inline {
             complete(conn, context.run(match, request), route: match.pattern)
             return

@@ -19,19 +19,30 @@ final class ServerContext: Sendable {
         self.metrics = metrics
     }
 
-    /// Runs a handler; thrown `HTTPError`s become their JSON answer, anything
-    /// else a logged `500` that reveals nothing of the error to the client.
+    /// Runs a direct handler on the calling thread.
     func run(_ match: RouteMatch, _ request: HTTPRequest) -> HTTPResponse {
+        guard case .direct(let handler) = match.handler else {
+            return .error(HTTPError(500, "internal_error", "The server failed to handle this request."))
+        }
+        do {
+            return try handler(prepared(match, request))
+        } catch {
+            return Self.answer(error, route: match.pattern)
+        }
+    }
+
+    func prepared(_ match: RouteMatch, _ request: HTTPRequest) -> HTTPRequest {
         var request = request
         request.parameters = match.parameters
         request.route = match.pattern
-        do {
-            return try match.handler(request)
-        } catch let error as HTTPError {
-            return .error(error)
-        } catch {
-            Log.shared.error("handler failed", ["route": match.pattern, "error": "\(error)"])
-            return .error(HTTPError(500, "internal_error", "The server failed to handle this request."))
-        }
+        return request
+    }
+
+    /// Thrown `HTTPError`s become their JSON answer; anything else a logged
+    /// `500` that reveals nothing of the error to the client.
+    static func answer(_ error: any Error, route: String) -> HTTPResponse {
+        if let e = error as? HTTPError { return .error(e) }
+        Log.shared.error("handler failed", ["route": route, "error": "\(error)"])
+        return .error(HTTPError(500, "internal_error", "The server failed to handle this request."))
     }
 }

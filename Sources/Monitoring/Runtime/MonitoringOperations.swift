@@ -101,11 +101,16 @@ extension MonitoringService {
         return (try find(id), results)
     }
 
-    /// Records a heartbeat ping; false when no monitor has that key.
-    /// The ping, its result and any incident change commit together before
-    /// this returns.
-    public func ping(key: String, _ ping: HeartbeatPing, body: [UInt8], client: String?) throws -> Bool {
-        guard let id = registry.id(forPingKey: key), let entry = registry.get(id) else { return false }
+    /// Records a heartbeat ping. `completion(true)` once the ping, its result
+    /// and any incident change are committed together; `false` when no
+    /// monitor has that key. Holds no thread while the commit is pending
+    /// (pings are the hub's highest-rate write); the completion runs on the
+    /// writer thread and must not block.
+    public func ping(key: String, _ ping: HeartbeatPing, body: [UInt8], client: String?,
+                     completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
+        guard let id = registry.id(forPingKey: key), let entry = registry.get(id) else {
+            return completion(.success(false))
+        }
         let nowMs = Time.nowMillis()
         let at = nowMs / 1000
         let kind: String
@@ -124,21 +129,24 @@ extension MonitoringService {
                                  error: code.map { "exit code \($0)" } ?? "failure ping")
         }
         let recorder = self.recorder
-        let paused = entry.config.paused
+        let heartbeats = self.heartbeats
+        let config = entry.config
         let (pingKind, pingExit, pingResult) = (kind, exitCode, result)
-        try writer.perform { c in
+        writer.submit({ c in
             try Heartbeats.record(c, monitorID: id, atMs: nowMs, kind: pingKind, exitCode: pingExit, body: body, client: client)
-            if let pingResult, !paused {
-                try recorder.apply(.result(pingResult), monitorID: id, on: c, config: entry.config, returning: false)
+            if let pingResult, !config.paused {
+                try recorder.apply(.result(pingResult), monitorID: id, on: c, config: config, returning: false)
             }
-        }
-        if !paused {
-            // A failure ping already recorded the down verdict: nothing to judge
-            // until the next ping. Otherwise the watcher re-judges from the
-            // stored pings within a second and learns the new deadline.
-            heartbeats.setDeadline(id, kind == "fail" ? nil : at)
-        }
-        return true
+        }, completion: { error in
+            if let error { return completion(.failure(error)) }
+            if !config.paused {
+                // A failure ping already recorded the down verdict: nothing to
+                // judge until the next ping. Otherwise the watcher re-judges from
+                // the stored pings within a second and learns the new deadline.
+                heartbeats.setDeadline(id, pingKind == "fail" ? nil : at)
+            }
+            completion(.success(true))
+        })
     }
 
     /// The ping URL shown on heartbeat monitors.
