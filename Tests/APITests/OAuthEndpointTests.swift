@@ -4,6 +4,9 @@ import Crypto
 import HTTP
 import Store
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The OAuth endpoints through the running binary. Without a browser
 /// session (that comes with the web sign-in), codes are minted through the
@@ -176,6 +179,30 @@ import Testing
         #expect(plain.status == 303)
         #expect(plain.header("Location")?.hasPrefix("http://127.0.0.1:4000/callback?error=invalid_request&") == true)
         #expect(plain.header("Location")?.contains("&iss=http%3A%2F%2F127.0.0.1%3A\(hub.port)") == true)
+    }
+}
+
+/// `[[oauth.clients]]` from the config file reach the running server.
+@Suite struct OAuthConfigClientTests {
+    @Test func configClientIsKnownWithExactRedirectURIs() throws {
+        let path = "/tmp/pingtxt-oauth-clients-\(getpid())-\(Time.monotonicNanos()).toml"
+        guard let f = fopen(path, "w") else { throw HarnessError("cannot write \(path)") }
+        fputs("[[oauth.clients]]\nid = \"dash\"\nname = \"Dashboard\"\nredirect_uris = [\"https://dash.example/cb\"]\n", f)
+        fclose(f)
+        defer { unlink(path) }
+        let hub = try HubProcess(arguments: ["--config", path])
+        let challenge = Base64URL.encode(SHA256.hash(OAuthEndpointTests.verifier))
+        let base = "/oauth/authorize?response_type=code&client_id=dash&code_challenge=\(challenge)&code_challenge_method=S256"
+        let ok = try hub.call("GET", base + "&redirect_uri=https%3A%2F%2Fdash.example%2Fcb")
+        #expect(ok.status == 303 && ok.header("Location")?.hasPrefix("/login?next=") == true)
+        let other = try hub.call("GET", base + "&redirect_uri=https%3A%2F%2Fdash.example%2Fother")
+        #expect(other.status == 400 && other.header("Location") == nil)
+        let loopback = try hub.call("GET", base + "&redirect_uri=http%3A%2F%2F127.0.0.1%3A4000%2Fcallback")
+        #expect(loopback.status == 400)
+        let body = "grant_type=authorization_code&client_id=dash&code=junk&code_verifier=\(OAuthEndpointTests.verifier)"
+        let r = try hub.connect().request("POST", "/oauth/token", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                                          body: Array(body.utf8))
+        #expect(r.status == 400 && (try? r.json())?["error"]?.stringValue == "invalid_grant")
     }
 }
 

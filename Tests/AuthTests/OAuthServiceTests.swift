@@ -19,6 +19,8 @@ import Testing
     }
 
     @Test func codeExchangeIssuesWorkingTokens() throws {
+        // RFC 7636 Appendix B: the fixture's verifier and its S256 challenge.
+        #expect(OAuthFixture.challenge == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
         let f = try OAuthFixture()
         let t = try f.tokens()
         #expect(t.accessToken.hasPrefix("pma_") && t.accessToken.count == 47)
