@@ -93,6 +93,8 @@ public enum OAuthStore {
     }
 
     /// Live sign-ins with their users, by id; `userID` nil lists everyone's.
+    /// A sign-in whose code was never exchanged (the app gave up, or the
+    /// code expired) issued nothing and is not a connected app: left out.
     public static func listSignIns(_ c: Connection, userID: Int64?, afterID: Int64?, limit: Int) throws(StoreError)
         -> [(signIn: OAuthSignInRecord, user: UserRecord)] {
         let rows = try c.query("""
@@ -101,6 +103,7 @@ public enum OAuthStore {
                 u.id, u.email, u.name, u.role, u.password_hash, u.totp_secret, u.totp_enabled, u.created_at, u.updated_at
             FROM oauth_signins s JOIN users u ON u.id = s.user_id
             WHERE s.revoked_at IS NULL AND (? IS NULL OR s.user_id = ?) AND s.id > ?
+                AND EXISTS (SELECT 1 FROM oauth_codes c WHERE c.signin_id = s.id AND c.used_at IS NOT NULL)
             ORDER BY s.id LIMIT ?
             """, [SQLValue(userID), SQLValue(userID), .integer(afterID ?? Int64.min), .integer(Int64(max(0, limit)))])
         return try rows.map { r throws(StoreError) in (try OAuthSignInRecord(row: r, prefix: "s_"), try UserRecord(row: r)) }

@@ -180,6 +180,14 @@ import Testing
         #expect(try f.service.signIns(userID: nil, afterID: nil, limit: 10).count == 1)
     }
 
+    @Test func anUnexchangedCodeIsNotAConnectedApp() throws {
+        let f = try OAuthFixture()
+        _ = try f.code()
+        #expect(try f.service.signIns(userID: nil, afterID: nil, limit: 10).isEmpty)
+        _ = try f.tokens()
+        #expect(try f.service.signIns(userID: nil, afterID: nil, limit: 10).count == 1)
+    }
+
     @Test func lastUsedIsRecordedAtMostOnceAMinute() throws {
         let f = try OAuthFixture()
         let t = try f.tokens()
