@@ -124,6 +124,27 @@ import Testing
         }
     }
 
+    /// The same race between two separate database handles on one file (as
+    /// two processes would be): SQLite's locking plus the compare-and-set
+    /// still let at most one through.
+    @Test func concurrentRefreshesAcrossTwoConnectionsSucceedAtMostOnce() throws {
+        let f = try OAuthFixture()
+        let second = try Database(path: f.dir + "/hub.db")
+        defer { second.close() }
+        let clock = f.clock
+        let services = [f.service, OAuthService(database: second, clock: { clock.now })]
+        for _ in 0..<10 {
+            let t = try f.tokens()
+            let successes = Atomic<Int>(0)
+            raceOnThreads(2) { i in
+                if (try? services[i].refresh(token: t.refreshToken, clientID: "pingtxt-app", scope: nil)) != nil {
+                    successes.add(1, ordering: .sequentiallyConsistent)
+                }
+            }
+            #expect(successes.load(ordering: .sequentiallyConsistent) <= 1)
+        }
+    }
+
     @Test func scopeNarrowsButNeverWidens() throws {
         let f = try OAuthFixture()
         let t = try f.tokens(scope: .write)

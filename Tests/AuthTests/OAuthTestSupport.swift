@@ -8,7 +8,7 @@ import Synchronization
 
 /// A hub database in a fresh temporary directory, an admin and a readonly
 /// user, and an OAuth service on a clock the test moves.
-final class OAuthFixture: @unchecked Sendable {
+final class OAuthFixture: Sendable {
     let dir: String
     let database: Database
     let clock = ManualClock(1_800_000_000)
