@@ -1,3 +1,5 @@
+import Auth
+
 /// What the API layer needs from the configuration; the executable fills it
 /// so this module does not depend on how configuration is read.
 public struct APISettings: Sendable {
@@ -6,8 +8,18 @@ public struct APISettings: Sendable {
     /// `/metrics` without a token.
     public var metricsPublic: Bool = false
     public var version: String = PingtxtVersion.current
+    /// Public OAuth clients from `[[oauth.clients]]`, besides the built-in app.
+    public var oauthClients: [OAuthClient] = []
 
     public init() {}
+
+    /// The OAuth issuer (RFC 8414 / RFC 9207): the public URL without a
+    /// trailing slash, so endpoint URLs and `iss` compare exactly.
+    public var issuer: String {
+        var url = Substring(publicURL)
+        while url.hasSuffix("/") { url = url.dropLast() }
+        return String(url)
+    }
 }
 
 public enum PingtxtVersion {

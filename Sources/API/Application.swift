@@ -14,9 +14,13 @@ public final class Application: Sendable {
     public let users: UserService
     public let tokens: TokenService
     public let monitoring: MonitoringService
+    public let oauth: OAuthService
+    /// The web sessions' answer to "who is signed in on this browser".
+    public let browserSignIn: any BrowserSignIn
     private let startedAt = Time.now()
 
-    public init(database: Database, settings: APISettings, monitoring: MonitoringService, metrics: HTTPMetrics = HTTPMetrics()) {
+    public init(database: Database, settings: APISettings, monitoring: MonitoringService, metrics: HTTPMetrics = HTTPMetrics(),
+                browserSignIn: any BrowserSignIn = NoBrowserSignIn()) {
         self.database = database
         self.monitoring = monitoring
         self.settings = settings
@@ -24,6 +28,8 @@ public final class Application: Sendable {
         authenticator = Authenticator(database: database)
         users = UserService(database: database)
         tokens = TokenService(database: database)
+        oauth = OAuthService(database: database, clients: OAuthClients(extra: settings.oauthClients))
+        self.browserSignIn = browserSignIn
     }
 
     public func makeRouter() -> Router {
@@ -33,6 +39,7 @@ public final class Application: Sendable {
                                   openAPI: openAPI, startedAt: startedAt)
         let account = AccountRoutes(access: access, tokens: tokens)
         let userRoutes = UserRoutes(access: access, users: users)
+        let issuer = settings.issuer
         return Router { r in
             system.register(&r)
             account.register(&r)
@@ -41,6 +48,9 @@ public final class Application: Sendable {
             IncidentRoutes(access: access, monitoring: monitoring).register(&r)
             MaintenanceRoutes(access: access, monitoring: monitoring).register(&r)
             PingRoutes(monitoring: monitoring).register(&r)
+            TokenRoutes(service: oauth, issuer: issuer).register(&r)
+            AuthorizeRoutes(service: oauth, signIn: browserSignIn, issuer: issuer, hubName: settings.hubName).register(&r)
+            ConnectedAppsRoutes(access: access, service: oauth).register(&r)
         }
     }
 }

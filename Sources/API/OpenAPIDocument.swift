@@ -12,6 +12,11 @@ enum OpenAPIDocument {
         let auth: String
         var request: JSON? = nil
         var success: (status: Int, schema: JSON?)
+        /// The OAuth endpoints take forms and answer HTML or OAuth's own
+        /// error shape; everything else is JSON with the `/api` errors.
+        var requestType = "application/json"
+        var successType = "application/json"
+        var errorSchema = "Error"
     }
 
     static func ref(_ name: String) -> JSON { ["$ref": .string("#/components/schemas/\(name)")] }
@@ -42,7 +47,7 @@ enum OpenAPIDocument {
                   auth: "write admin account", request: ref("UserUpdate"), success: (200, ref("User"))),
         Operation(method: "delete", path: "/api/users/{id}", summary: "Delete a user and their tokens.",
                   auth: "write admin account", success: (204, nil)),
-    ] + monitoringOperations
+    ] + monitoringOperations + oauthOperations
 
     static let monitoringOperations: [Operation] = [
         Operation(method: "get", path: "/api/monitors", summary: "List monitors (?status=, ?type=, ?q= on name and target).",
@@ -184,16 +189,16 @@ enum OpenAPIDocument {
             }
             if !parameters.isEmpty { o["parameters"] = .array(parameters) }
             if let req = op.request {
-                o["requestBody"] = ["required": true, "content": ["application/json": ["schema": req]]]
+                o["requestBody"] = ["required": true, "content": .object(JSONObject([(op.requestType, ["schema": req])]))]
             }
             var responses = JSONObject()
             var ok: JSONObject = JSONObject([("description", "Success")])
             if let schema = op.success.schema {
-                let type = op.path == "/metrics" ? "text/plain" : "application/json"
+                let type = op.path == "/metrics" ? "text/plain" : op.successType
                 ok["content"] = .object(JSONObject([(type, ["schema": schema])]))
             }
             responses[String(op.success.status)] = .object(ok)
-            responses["default"] = ["description": "Error", "content": ["application/json": ["schema": ref("Error")]]]
+            responses["default"] = ["description": "Error", "content": ["application/json": ["schema": ref(op.errorSchema)]]]
             o["responses"] = .object(responses)
             item[op.method] = .object(o)
             paths[op.path] = .object(item)
@@ -202,7 +207,7 @@ enum OpenAPIDocument {
                 "info": ["title": "pingtxt hub API", "version": .string(version)],
                 "servers": [["url": .string(serverURL)]],
                 "paths": .object(paths),
-                "components": ["schemas": schemas,
+                "components": ["schemas": .object(JSONObject((schemas.objectValue?.entries.map { ($0.key, $0.value) } ?? []) + oauthSchemas)),
                                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"]]]]
     }
 }

@@ -11,6 +11,7 @@ public final class Authenticator: Sendable {
     /// Last `last_used_at` written per token: the column is refreshed at most
     /// once a minute so authentication does not turn every read into a write.
     private let lastTouched = Mutex<[Int64: Int64]>([:])
+    private let lastTouchedSignIns = Mutex<[Int64: Int64]>([:])
     private static let touchInterval: Int64 = 60
 
     public init(database: Database, clock: @escaping @Sendable () -> Int64 = { Time.now() }) {
@@ -31,9 +32,10 @@ public final class Authenticator: Sendable {
     }
 
     public func authenticate(bearer token: String) throws(AuthError) -> Principal {
-        guard let hash = TokenFactory.hashPresented(token, expecting: [.apiToken]) else {
+        guard let hash = TokenFactory.hashPresented(token, expecting: [.apiToken, .oauthAccess]) else {
             throw .unauthenticated("The token is malformed or of a kind this endpoint does not take.")
         }
+        if TokenKind.of(token) == .oauthAccess { return try authenticateAccess(hash: hash) }
         let found: (token: APITokenRecord, user: UserRecord)?
         do {
             found = try database.readStatement { try APITokens.findByHash($0, hash: hash) }
@@ -50,6 +52,41 @@ public final class Authenticator: Sendable {
         let scope = Scope.effective(Scope(rawValue: found.token.scope) ?? .read, role: role)
         touch(found.token.id, now: now)
         return Principal(user: found.user, role: role, scope: scope, credential: .apiToken(id: found.token.id))
+    }
+
+    /// A `pma_` access token: unknown, expired or of a revoked sign-in → 401.
+    /// The principal's credential is the sign-in, so account endpoints can
+    /// refuse it (`Principal.mayUseAccountEndpoints`).
+    private func authenticateAccess(hash: [UInt8]) throws(AuthError) -> Principal {
+        let found: (token: OAuthTokenRecord, signIn: OAuthSignInRecord, user: UserRecord)?
+        do {
+            found = try database.readStatement { try OAuthStore.accessToken($0, hash: hash) }
+        } catch {
+            Log.shared.error("oauth token lookup failed", ["error": "\(error)"])
+            throw .unauthenticated("The token could not be checked.")
+        }
+        guard let found else { throw .unauthenticated("The token is unknown or revoked.") }
+        let now = clock()
+        if found.token.expiresAt <= now { throw .unauthenticated("The access token has expired.") }
+        let role = Role(rawValue: found.user.role) ?? .readonly
+        let scope = Scope.effective(Scope(rawValue: found.token.scope) ?? .read, role: role)
+        touchSignIn(found.signIn.id, now: now)
+        return Principal(user: found.user, role: role, scope: scope, credential: .oauthAccess(signInID: found.signIn.id))
+    }
+
+    /// Same once-a-minute rule as API tokens, for a sign-in's last_used_at.
+    private func touchSignIn(_ id: Int64, now: Int64) {
+        let due = lastTouchedSignIns.withLock { map -> Bool in
+            if let last = map[id], now - last < Self.touchInterval { return false }
+            map[id] = now
+            return true
+        }
+        guard due else { return }
+        do {
+            try database.write { try OAuthStore.touchSignIn($0, id: id, at: now) }
+        } catch {
+            Log.shared.warn("could not record sign-in use", ["signin_id": "\(id)", "error": "\(error)"])
+        }
     }
 
     private func touch(_ id: Int64, now: Int64) {

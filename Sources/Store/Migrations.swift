@@ -17,6 +17,8 @@ public enum Migrations {
     public static let all: [Migration] = [
         Schema0001.migration,
         Schema0002.migration,
+        // 0003 (web sessions) goes here when that branch merges.
+        Schema0004.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

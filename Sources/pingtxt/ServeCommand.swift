@@ -42,6 +42,7 @@ enum ServeCommand {
         settings.publicURL = config.server.publicURL
         settings.metricsPublic = config.metrics.isPublic
         settings.version = CLI.versionString
+        settings.oauthClients = config.oauthClients.map { OAuthClient(id: $0.id, name: $0.name, redirectURIs: $0.redirectURIs) }
         var monitorSettings = MonitoringSettings()
         monitorSettings.location = config.checks.location
         monitorSettings.maxConcurrent = config.checks.maxConcurrent

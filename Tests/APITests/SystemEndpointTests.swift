@@ -23,6 +23,9 @@ import Testing
             ("/healthz", ["get"]), ("/metrics", ["get"]), ("/api/openapi.json", ["get"]), ("/api/me", ["get"]),
             ("/api/tokens", ["get", "post"]), ("/api/tokens/{id}", ["delete"]),
             ("/api/users", ["get", "post"]), ("/api/users/{id}", ["get", "patch", "delete"]),
+            ("/.well-known/oauth-authorization-server", ["get"]), ("/oauth/authorize", ["get", "post"]),
+            ("/oauth/token", ["post"]), ("/oauth/revoke", ["post"]),
+            ("/api/connected-apps", ["get"]), ("/api/connected-apps/{id}", ["delete"]),
         ]
         for (path, methods) in expected {
             for method in methods {

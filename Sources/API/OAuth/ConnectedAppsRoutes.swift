@@ -1,0 +1,52 @@
+import Auth
+import Core
+import HTTP
+import Store
+
+/// `/api/connected-apps` (ACCT): the caller's OAuth sign-ins; an admin may
+/// list (`?all=true`, `?user_id=`) and revoke anyone's.
+struct ConnectedAppsRoutes {
+    let access: Access
+    let service: OAuthService
+
+    func register(_ r: inout RouteTable) {
+        r.get("/api/connected-apps", guarded(list))
+        r.delete("/api/connected-apps/{id}", guarded(revoke))
+    }
+
+    func list(_ req: HTTPRequest) throws -> HTTPResponse {
+        let p = try access.check(req, .accountRead)
+        var userID: Int64? = p.user.id
+        if req.query("all") == "true" || req.query("user_id") != nil {
+            guard p.isAdmin else { throw HTTPError(403, "admin_required", "Only an admin may list other users' apps.") }
+            if let text = req.query("user_id") {
+                guard let id = Int64(text), id > 0 else {
+                    throw HTTPError(400, "validation_failed", "user_id must be a user id.", field: "user_id")
+                }
+                userID = id
+            } else {
+                userID = nil
+            }
+        }
+        let page = try Page(req)
+        let rows = try service.signIns(userID: userID, afterID: page.afterID, limit: page.fetchLimit)
+        return page.response(rows, id: \.signIn.id) { render($0.signIn, $0.user) }
+    }
+
+    func revoke(_ req: HTTPRequest) throws -> HTTPResponse {
+        let p = try access.check(req, .accountWrite)
+        try service.revokeSignIn(id: try req.intParameter("id"), by: p.user, isAdmin: p.isAdmin)
+        return .noContent()
+    }
+
+    /// `scope` in OAuth's form ("read" / "read write"), as the app saw it in
+    /// its token response. `devices` stays empty until mobile devices exist.
+    func render(_ s: OAuthSignInRecord, _ u: UserRecord) -> JSON {
+        let scope = Scope(rawValue: s.scope) ?? .read
+        return ["id": .int(s.id), "client_id": .string(s.clientID),
+                "client_name": .string(service.clients.find(s.clientID)?.name ?? s.clientID),
+                "scope": .string(Scope.effective(scope, role: Role(rawValue: u.role) ?? .readonly).oauthString),
+                "created_at": .time(s.createdAt), "last_used_at": .time(s.lastUsedAt),
+                "user": ["id": .int(u.id), "email": .string(u.email)], "devices": []]
+    }
+}
