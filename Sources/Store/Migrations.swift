@@ -17,6 +17,7 @@ public enum Migrations {
     public static let all: [Migration] = [
         Schema0001.migration,
         Schema0002.migration,
+        Schema0003.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write
