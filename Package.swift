@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "Core"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Crypto", "Store", "Core"]),
-        .testTarget(name: "APITests", dependencies: ["API", "HTTP", "Core", "Crypto", "Store", "TestSupport"]),
+        .testTarget(name: "APITests", dependencies: ["API", "Auth", "HTTP", "Core", "Crypto", "Store", "TestSupport"]),
         .testTarget(name: "NetTests", dependencies: ["Net", "HTTP", "Core", "Crypto", "TestSupport"]),
         .testTarget(name: "DNSTests", dependencies: ["DNS", "Core", "TestSupport"]),
         .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "Core", "Store"]),

@@ -14,6 +14,10 @@ public final class Application: Sendable {
     public let users: UserService
     public let tokens: TokenService
     public let monitoring: MonitoringService
+    public let sessions: SessionService
+    public let twoFactor: TwoFactorService
+    public let account: AccountService
+    public let loginLimiter: LoginRateLimiter
     private let startedAt = Time.now()
 
     public init(database: Database, settings: APISettings, monitoring: MonitoringService, metrics: HTTPMetrics = HTTPMetrics()) {
@@ -24,10 +28,15 @@ public final class Application: Sendable {
         authenticator = Authenticator(database: database)
         users = UserService(database: database)
         tokens = TokenService(database: database)
+        sessions = SessionService(database: database)
+        twoFactor = TwoFactorService(database: database, issuer: settings.hubName)
+        account = AccountService(database: database)
+        loginLimiter = LoginRateLimiter()
     }
 
     public func makeRouter() -> Router {
-        let access = Access(authenticator: authenticator)
+        let access = Access(authenticator: authenticator, sessions: sessions)
+        let web = WebLayer(sessions: sessions, settings: settings)
         let openAPI = OpenAPIDocument.build(version: settings.version, serverURL: settings.publicURL).serialized()
         let system = SystemRoutes(access: access, settings: settings, metrics: metrics, monitoring: monitoring,
                                   openAPI: openAPI, startedAt: startedAt)
@@ -37,6 +46,8 @@ public final class Application: Sendable {
             system.register(&r)
             account.register(&r)
             userRoutes.register(&r)
+            AccountSecurityRoutes(access: access, account: self.account, twoFactor: twoFactor, limiter: loginLimiter).register(&r)
+            LoginRoutes(web: web, users: users, twoFactor: twoFactor, limiter: loginLimiter).register(&r)
             MonitorRoutes(access: access, monitoring: monitoring).register(&r)
             IncidentRoutes(access: access, monitoring: monitoring).register(&r)
             MaintenanceRoutes(access: access, monitoring: monitoring).register(&r)

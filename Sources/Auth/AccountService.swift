@@ -17,7 +17,7 @@ public final class AccountService: Sendable {
     public func changePassword(userID: Int64, current: String, new: String, keepingSession: Int64?) throws {
         guard let user = try database.read({ try Users.find($0, id: userID) }) else { throw AuthError.notFound("No such user.") }
         guard PasswordHasher.verify(current, against: user.passwordHash ?? PasswordHasher.dummyHash) else {
-            throw AuthError.forbidden(code: "wrong_password", message: "current_password is not the account's password.")
+            throw AuthError.invalid(field: "current_password", message: "current_password is not the account's password.")
         }
         if let problem = PasswordHasher.policyViolation(new) {
             throw AuthError.invalid(field: "new_password", message: problem)
