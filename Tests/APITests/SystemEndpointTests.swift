@@ -23,6 +23,7 @@ import Testing
             ("/healthz", ["get"]), ("/metrics", ["get"]), ("/api/openapi.json", ["get"]), ("/api/me", ["get"]),
             ("/api/tokens", ["get", "post"]), ("/api/tokens/{id}", ["delete"]),
             ("/api/users", ["get", "post"]), ("/api/users/{id}", ["get", "patch", "delete"]),
+            ("/api/account/password", ["post"]), ("/api/account/2fa", ["post", "delete"]), ("/api/account/2fa/confirm", ["post"]),
         ]
         for (path, methods) in expected {
             for method in methods {
