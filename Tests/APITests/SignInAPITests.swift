@@ -122,5 +122,17 @@ import Glibc
         expectError(try elsewhere.api("GET", "/api/me"), 401)
         #expect(try Browser(hub).login(password: "new password 1").status == 303)
         #expect(try Browser(hub).login().text.contains("Wrong email or password."))
+        // A password set by an admin (PATCH) or the CLI also ends the user's sessions.
+        let token = try hub.token()
+        let viaAPI = Browser(hub)
+        try viaAPI.login(password: "new password 1")
+        #expect(try hub.call("PATCH", "/api/users/1", token: token, json: ["password": "new password 2"]).status == 200)
+        expectError(try viaAPI.api("GET", "/api/me"), 401)
+        let viaCLI = Browser(hub)
+        try viaCLI.login(password: "new password 2")
+        #expect(try viaCLI.api("GET", "/api/me").status == 200)
+        let out = try hub.cli(["user", "passwd", "--email", HubProcess.adminEmail, "--password-stdin"], stdin: "new password 3\n")
+        #expect(out.status == .exited(0), "\(out.stderr)")
+        expectError(try viaCLI.api("GET", "/api/me"), 401)
     }
 }

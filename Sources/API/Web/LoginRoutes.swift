@@ -112,7 +112,7 @@ struct LoginRoutes {
     }
 }
 
-extension String {
+private extension String {
     func trimmingCharacters(in set: String) -> String {
         var s = Substring(self)
         while let f = s.first, set.contains(f) { s = s.dropFirst() }
