@@ -62,6 +62,10 @@ import Testing
         #expect(wrong.text.contains("Wrong email or password."))
         #expect(Browser.setCookies(wrong)["pingtxt_session"] == nil)
         Self.expectPageHeaders(wrong)
+        // What was typed is shown again, escaped.
+        let hostile = try browser.login(email: "\"><script>alert(1)</script>", password: "whatever123")
+        #expect(hostile.status == 200 && !hostile.text.contains("<script>"))
+        #expect(hostile.text.contains("&quot;&gt;&lt;script&gt;"))
         // An unknown account gets the same answer.
         let unknown = try browser.login(email: "nobody@example.com", password: "whatever123")
         #expect(unknown.status == 200 && unknown.text.contains("Wrong email or password."))

@@ -112,7 +112,7 @@ struct WebLayer: Sendable {
     /// `//evil`), no whitespace or control characters (stripped by browsers,
     /// so `/\t/evil` would become `//evil`), ASCII only. Anything else is `/`.
     static func safeNext(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), next.utf8.count <= 2048,
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), next.utf8.count <= 8192,
               next.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") })
         else { return "/" }
         return next
