@@ -79,6 +79,27 @@ import Testing
         #expect(Browser.setCookies(limited)["pingtxt_session"] == nil)
     }
 
+    @Test func perAddressLimitAcrossAccounts() throws {
+        let hub = try HubProcess()
+        let browser = Browser(hub)
+        // 20 failures from one address, each on a different account (so no
+        // account limit is reached), block that address for every account.
+        for i in 0..<20 { _ = try browser.login(email: "guess\(i)@example.com", password: "wrong password") }
+        let limited = try browser.login()
+        #expect(limited.status == 429)
+        #expect(Int(limited.header("Retry-After") ?? "") ?? 0 > 0)
+        Self.expectPageHeaders(limited)
+    }
+
+    @Test func signedInBrowserSkipsTheForm() throws {
+        let hub = try HubProcess()
+        let browser = Browser(hub)
+        try browser.login()
+        let r = try browser.get("/login?next=%2Foauth%2Fauthorize%3Fclient_id%3Dx")
+        #expect(r.status == 303 && r.header("Location") == "/oauth/authorize?client_id=x")
+        Self.expectPageHeaders(r)
+    }
+
     @Test func loginCookieFlagsAndSafeNext() throws {
         let hub = try HubProcess()
         let cases: [(String, String)] = [
