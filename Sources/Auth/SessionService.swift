@@ -1,7 +1,6 @@
 import Core
 import Crypto
 import Store
-import Synchronization
 
 /// Web sessions of the login page. The cookie value is 32 random bytes in
 /// base64url with no prefix (unlike bearer tokens it is never pasted
