@@ -7,6 +7,9 @@ import HTTP
 /// `admin_required`).
 struct Access: Sendable {
     let authenticator: Authenticator
+    /// Web sessions: the browser's cookie also works on the API (the admin
+    /// UI calls it), see `sessionPrincipal`.
+    var sessions: SessionService? = nil
 
     struct Rule: Sendable {
         var scope: Scope
@@ -21,7 +24,8 @@ struct Access: Sendable {
     }
 
     func check(_ request: HTTPRequest, _ rule: Rule) throws -> Principal {
-        let principal = try authenticator.authenticate(authorization: request.headers["Authorization"])
+        let principal = try sessionPrincipal(request)
+            ?? authenticator.authenticate(authorization: request.headers["Authorization"])
         if rule.account && !principal.mayUseAccountEndpoints {
             throw HTTPError(403, "account_endpoint",
                             "Account endpoints take a web session or an API token, not an OAuth access token.")
@@ -33,5 +37,30 @@ struct Access: Sendable {
             throw HTTPError(403, "admin_required", "Only an admin may do this.")
         }
         return principal
+    }
+
+    /// A request with the session cookie and no Authorization header acts as
+    /// the session's user: write scope for admins, read for readonly users.
+    /// A cookie is an ambient credential: the browser attaches it to any
+    /// request to the hub, including one a hostile page makes it send. So an
+    /// unsafe method must also carry `X-CSRF-Token` with the session's token,
+    /// which only the hub's own pages know (a cross-site page cannot read it,
+    /// nor set a custom header without a CORS preflight we never grant).
+    /// An explicit Authorization header wins, so scripts are unaffected.
+    func sessionPrincipal(_ request: HTTPRequest) throws(HTTPError) -> Principal? {
+        guard let sessions, request.headers["Authorization"] == nil,
+              let value = Cookies.value(Cookies.session, in: request) else { return nil }
+        guard let found = sessions.find(cookieValue: value), found.session.isActive else {
+            throw HTTPError(401, "unauthorized", "The session has expired or ended; sign in again.",
+                            headers: ["WWW-Authenticate": "Bearer realm=\"pingtxt\""])
+        }
+        if !["GET", "HEAD", "OPTIONS"].contains(request.method) {
+            guard WebLayer.tokensMatch(request.headers["X-CSRF-Token"] ?? "", found.session.csrfToken) else {
+                throw HTTPError(403, "csrf_failed", "A request authenticated by the session cookie needs the X-CSRF-Token header.")
+            }
+        }
+        let role = Role(rawValue: found.user.role) ?? .readonly
+        return Principal(user: found.user, role: role, scope: role == .admin ? .write : .read,
+                         credential: .session(id: found.session.id))
     }
 }

@@ -15,12 +15,13 @@ public final class Application: Sendable {
     public let tokens: TokenService
     public let monitoring: MonitoringService
     public let oauth: OAuthService
-    /// The web sessions' answer to "who is signed in on this browser".
-    public let browserSignIn: any BrowserSignIn
+    public let sessions: SessionService
+    public let twoFactor: TwoFactorService
+    public let account: AccountService
+    public let loginLimiter: LoginRateLimiter
     private let startedAt = Time.now()
 
-    public init(database: Database, settings: APISettings, monitoring: MonitoringService, metrics: HTTPMetrics = HTTPMetrics(),
-                browserSignIn: any BrowserSignIn = NoBrowserSignIn()) {
+    public init(database: Database, settings: APISettings, monitoring: MonitoringService, metrics: HTTPMetrics = HTTPMetrics()) {
         self.database = database
         self.monitoring = monitoring
         self.settings = settings
@@ -29,11 +30,15 @@ public final class Application: Sendable {
         users = UserService(database: database)
         tokens = TokenService(database: database)
         oauth = OAuthService(database: database, clients: OAuthClients(extra: settings.oauthClients))
-        self.browserSignIn = browserSignIn
+        sessions = SessionService(database: database)
+        twoFactor = TwoFactorService(database: database, issuer: settings.hubName)
+        account = AccountService(database: database)
+        loginLimiter = LoginRateLimiter()
     }
 
     public func makeRouter() -> Router {
-        let access = Access(authenticator: authenticator)
+        let access = Access(authenticator: authenticator, sessions: sessions)
+        let web = WebLayer(sessions: sessions, settings: settings)
         let openAPI = OpenAPIDocument.build(version: settings.version, serverURL: settings.publicURL).serialized()
         let system = SystemRoutes(access: access, settings: settings, metrics: metrics, monitoring: monitoring,
                                   openAPI: openAPI, startedAt: startedAt)
@@ -44,12 +49,14 @@ public final class Application: Sendable {
             system.register(&r)
             account.register(&r)
             userRoutes.register(&r)
+            AccountSecurityRoutes(access: access, account: self.account, twoFactor: twoFactor, limiter: loginLimiter).register(&r)
+            LoginRoutes(web: web, users: users, twoFactor: twoFactor, limiter: loginLimiter).register(&r)
             MonitorRoutes(access: access, monitoring: monitoring).register(&r)
             IncidentRoutes(access: access, monitoring: monitoring).register(&r)
             MaintenanceRoutes(access: access, monitoring: monitoring).register(&r)
             PingRoutes(monitoring: monitoring).register(&r)
             TokenRoutes(service: oauth, issuer: issuer).register(&r)
-            AuthorizeRoutes(service: oauth, signIn: browserSignIn, issuer: issuer, hubName: settings.hubName).register(&r)
+            AuthorizeRoutes(service: oauth, signIn: web, issuer: issuer, hubName: settings.hubName).register(&r)
             ConnectedAppsRoutes(access: access, service: oauth).register(&r)
         }
     }

@@ -47,7 +47,28 @@ enum OpenAPIDocument {
                   auth: "write admin account", request: ref("UserUpdate"), success: (200, ref("User"))),
         Operation(method: "delete", path: "/api/users/{id}", summary: "Delete a user and their tokens.",
                   auth: "write admin account", success: (204, nil)),
-    ] + monitoringOperations + oauthOperations
+    ] + accountOperations + monitoringOperations + oauthOperations
+    static let accountOperations: [Operation] = [
+        Operation(method: "post", path: "/api/account/password",
+                  summary: "Change the caller's password (the current one is required); ends the user's other web sessions.",
+                  auth: "write account", request: ["type": "object", "required": ["current_password", "new_password"],
+                                                   "properties": ["current_password": ["type": "string"],
+                                                                  "new_password": ["type": "string", "minLength": 8]]],
+                  success: (200, ["type": "object", "properties": ["status": ["const": "ok"]]])),
+        Operation(method: "post", path: "/api/account/2fa",
+                  summary: "Start TOTP enrolment: a new secret and its otpauth:// URI; not active until confirmed.",
+                  auth: "write account", success: (200, ["type": "object", "required": ["secret", "otpauth_uri"],
+                                                         "properties": ["secret": ["type": "string", "description": "base32"],
+                                                                        "otpauth_uri": ["type": "string"]]])),
+        Operation(method: "post", path: "/api/account/2fa/confirm",
+                  summary: "Confirm enrolment with a current code; turns 2FA on and returns 10 single-use recovery codes, shown only here.",
+                  auth: "write account", request: ref("TwoFactorCode"),
+                  success: (200, ["type": "object", "required": ["recovery_codes"],
+                                  "properties": ["recovery_codes": ["type": "array", "items": ["type": "string"],
+                                                                    "minItems": 10, "maxItems": 10]]])),
+        Operation(method: "delete", path: "/api/account/2fa", summary: "Turn 2FA off; needs a current TOTP code or an unused recovery code.",
+                  auth: "write account", request: ref("TwoFactorCode"), success: (204, nil)),
+    ]
 
     static let monitoringOperations: [Operation] = [
         Operation(method: "get", path: "/api/monitors", summary: "List monitors (?status=, ?type=, ?q= on name and target).",
@@ -93,6 +114,8 @@ enum OpenAPIDocument {
                   "properties": ["error": ["type": "object", "required": ["code", "message"],
                                            "properties": ["code": ["type": "string"], "message": ["type": "string"],
                                                           "field": ["type": "string"]]]]],
+        "TwoFactorCode": ["type": "object", "required": ["code"],
+                          "properties": ["code": ["type": "string", "description": "6-digit TOTP code, or a recovery code where allowed"]]],
         "Me": ["type": "object", "properties": ["id": ["type": "integer"], "email": ["type": "string"], "name": ["type": "string"],
                                                 "role": ["enum": ["admin", "readonly"]], "scope": ["enum": ["read", "write"]]]],
         "User": ["type": "object", "properties": ["id": ["type": "integer"], "email": ["type": "string"], "name": ["type": "string"],
@@ -175,7 +198,8 @@ enum OpenAPIDocument {
             var item = paths[op.path]?.objectValue ?? JSONObject()
             var o = JSONObject([("summary", .string(op.summary)),
                                 ("description", .string("Authentication: \(op.auth)."))])
-            if op.auth != "public" { o["security"] = [["bearer": []]] }
+            // A web session cookie works too; unsafe methods then also need X-CSRF-Token.
+            if op.auth != "public" { o["security"] = [["bearer": []], ["session": []]] }
             var parameters: [JSON] = []
             if op.path.contains("{id}") {
                 parameters.append(["name": "id", "in": "path", "required": true, "schema": ["type": "integer"]])
@@ -208,6 +232,8 @@ enum OpenAPIDocument {
                 "servers": [["url": .string(serverURL)]],
                 "paths": .object(paths),
                 "components": ["schemas": .object(JSONObject((schemas.objectValue?.entries.map { ($0.key, $0.value) } ?? []) + oauthSchemas)),
-                               "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"]]]]
+                               "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"],
+                                                   "session": ["type": "apiKey", "in": "cookie", "name": "pingtxt_session",
+                                                               "description": "Web session of the login page; POST, PATCH, PUT and DELETE also need the header X-CSRF-Token."]]]]
     }
 }

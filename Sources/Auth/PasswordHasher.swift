@@ -6,8 +6,8 @@ import Crypto
 /// `$scrypt$ln=15,r=8,p=1$<salt>$<hash>`, salt and hash in standard base64
 /// without padding.
 public enum PasswordHasher {
-    /// log2(N). N=2^15, r=8 uses 32 MiB and ≈ 0.1 s here (NOTES.md): slow for
-    /// an attacker, still fine for a login per request.
+    /// log2(N). N=2^15, r=8 uses 32 MiB and ≈ 0.1 s here idle, 0.17 s under
+    /// load (docs/security.md): slow for an attacker, fine for one login.
     public static let logN = 15
     public static let r = 8
     public static let p = 1

@@ -42,6 +42,7 @@ public final class UserService: Sendable {
     }
 
     /// Partial update; nil means unchanged. Demoting the last admin is refused.
+    /// A new password ends the user's web sessions.
     public func update(id: Int64, email: String?, name: String?, role: Role?, password: String?) throws -> UserRecord {
         let email = try email.map(Self.validEmail)
         let name = try name.map(Self.validName)
@@ -53,7 +54,11 @@ public final class UserService: Sendable {
                     throw AuthError.conflict(code: "last_admin", message: "This is the only admin; make another user admin first.")
                 }
                 let now = clock()
-                if let hash { _ = try Users.setPasswordHash(c, id: id, hash: hash, now: now) }
+                if let hash {
+                    // Someone else knew the old password, perhaps: sign them out.
+                    _ = try Users.setPasswordHash(c, id: id, hash: hash, now: now)
+                    try WebSessions.deleteAll(c, userID: id)
+                }
                 guard let updated = try Users.update(c, id: id, name: name, role: role?.rawValue, email: email, now: now) else {
                     throw AuthError.notFound("No user with id \(id).")
                 }
@@ -75,11 +80,13 @@ public final class UserService: Sendable {
         }
     }
 
+    /// Sets a password (CLI `user passwd`) and ends the user's web sessions.
     public func setPassword(email: String, password: String) throws {
         let hash = try Self.checkedHash(password)
         try database.write { c in
             guard let user = try Users.find(c, email: email) else { throw AuthError.notFound("No user with the email \(email).") }
             _ = try Users.setPasswordHash(c, id: user.id, hash: hash, now: clock())
+            try WebSessions.deleteAll(c, userID: user.id)
         }
     }
 

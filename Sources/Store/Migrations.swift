@@ -17,7 +17,7 @@ public enum Migrations {
     public static let all: [Migration] = [
         Schema0001.migration,
         Schema0002.migration,
-        // 0003 (web sessions) goes here when that branch merges.
+        Schema0003.migration,
         Schema0004.migration,
     ]
 

@@ -26,6 +26,7 @@ import Testing
             ("/.well-known/oauth-authorization-server", ["get"]), ("/oauth/authorize", ["get", "post"]),
             ("/oauth/token", ["post"]), ("/oauth/revoke", ["post"]),
             ("/api/connected-apps", ["get"]), ("/api/connected-apps/{id}", ["delete"]),
+            ("/api/account/password", ["post"]), ("/api/account/2fa", ["post", "delete"]), ("/api/account/2fa/confirm", ["post"]),
         ]
         for (path, methods) in expected {
             for method in methods {

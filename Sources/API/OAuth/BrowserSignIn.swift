@@ -26,23 +26,3 @@ public struct BrowserUser: Sendable {
         self.csrfToken = csrfToken
     }
 }
-
-/// Stand-in until the web sessions are merged: nobody is signed in, so
-/// `/oauth/authorize` sends the browser to `/login` and a consent POST is
-/// refused. Everything else of the OAuth server works without it.
-public struct NoBrowserSignIn: BrowserSignIn {
-    public init() {}
-
-    public func currentUser(_ request: HTTPRequest) -> BrowserUser? { nil }
-
-    public func loginRedirect(next: String) -> HTTPResponse {
-        var r = HTTPResponse(status: 303)
-        r.headers.set("Location", "/login?next=" + FormCoding.percentEncode(next))
-        r.headers.set("Cache-Control", "no-store")
-        return r
-    }
-
-    public func checkCSRF(_ request: HTTPRequest, submitted: String?) throws(HTTPError) {
-        throw HTTPError(403, "csrf_failed", "No signed-in session.")
-    }
-}

@@ -1,0 +1,76 @@
+import Auth
+import Core
+import HTTP
+
+/// The caller's own password and two-factor authentication (ACCT: a web
+/// session or an API token, never an OAuth access token).
+struct AccountSecurityRoutes {
+    let access: Access
+    let account: AccountService
+    let twoFactor: TwoFactorService
+    let limiter: LoginRateLimiter
+
+    func register(_ r: inout RouteTable) {
+        r.post("/api/account/password", guarded(changePassword))
+        r.post("/api/account/2fa", guarded(enroll))
+        r.post("/api/account/2fa/confirm", guarded(confirm))
+        r.delete("/api/account/2fa", guarded(disable))
+    }
+
+    func changePassword(_ req: HTTPRequest) throws -> HTTPResponse {
+        let p = try access.check(req, .accountWrite)
+        let body = try req.jsonFields()
+        let current = try body.requiredString("current_password")
+        let new = try body.requiredString("new_password")
+        // A stolen session must not become a way to guess the password.
+        try throttle(p, req)
+        var keep: Int64?
+        if case .session(let id) = p.credential { keep = id }
+        do {
+            try account.changePassword(userID: p.user.id, current: current, new: new, keepingSession: keep)
+        } catch AuthError.invalid(let field, let message) where field == "current_password" {
+            limiter.recordFailure(account: p.user.email, address: req.clientAddress)
+            throw AuthError.invalid(field: field, message: message)
+        }
+        return .json(["status": "ok"])
+    }
+
+    func enroll(_ req: HTTPRequest) throws -> HTTPResponse {
+        let p = try access.check(req, .accountWrite)
+        let (secret, uri) = try twoFactor.enroll(userID: p.user.id)
+        return .json(["secret": .string(secret), "otpauth_uri": .string(uri)])
+    }
+
+    func confirm(_ req: HTTPRequest) throws -> HTTPResponse {
+        let p = try access.check(req, .accountWrite)
+        let code = try req.jsonFields().requiredString("code")
+        try throttle(p, req)
+        do {
+            let codes = try twoFactor.confirm(userID: p.user.id, code: code)
+            return .json(["recovery_codes": .array(codes.map { .string($0) })])
+        } catch let e as AuthError {
+            if case .invalid = e { limiter.recordFailure(account: p.user.email, address: req.clientAddress) }
+            throw e
+        }
+    }
+
+    func disable(_ req: HTTPRequest) throws -> HTTPResponse {
+        let p = try access.check(req, .accountWrite)
+        let code = try req.jsonFields().requiredString("code")
+        try throttle(p, req)
+        do {
+            try twoFactor.disable(userID: p.user.id, code: code)
+        } catch let e as AuthError {
+            if case .invalid = e { limiter.recordFailure(account: p.user.email, address: req.clientAddress) }
+            throw e
+        }
+        return .noContent()
+    }
+
+    private func throttle(_ p: Principal, _ req: HTTPRequest) throws {
+        if let wait = limiter.retryAfter(account: p.user.email, address: req.clientAddress) {
+            throw HTTPError(429, "rate_limited", "Too many wrong passwords or codes; try again later.",
+                            headers: ["Retry-After": String(wait)])
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Auth
+import Crypto
+import HTTP
+import Store
+
+/// `/login`, `/login/2fa`, `/logout` and the signed-in landing page `/`.
+struct LoginRoutes {
+    let web: WebLayer
+    let users: UserService
+    let twoFactor: TwoFactorService
+    let limiter: LoginRateLimiter
+
+    /// The pre-session CSRF cookie lives long enough to fill in the form.
+    static let loginCSRFMaxAge: Int64 = 3600
+    static let genericFailure = "Wrong email or password."
+
+    func register(_ r: inout RouteTable) {
+        r.get("/", web.guardedPage(home))
+        r.get("/login", web.guardedPage(loginForm))
+        r.post("/login", web.guardedPage(login))
+        r.get("/login/2fa", web.guardedPage(twoFactorForm))
+        r.post("/login/2fa", web.guardedPage(verifyCode))
+        r.post("/logout", web.guardedPage(logout))
+    }
+
+    func home(_ req: HTTPRequest) throws -> HTTPResponse {
+        guard let s = web.currentSession(req) else { return web.loginRedirect(next: "/") }
+        return web.page(title: "Signed in", body: Templates.signedIn(email: s.user.email, csrf: s.csrf))
+    }
+
+    func loginForm(_ req: HTTPRequest) throws -> HTTPResponse {
+        let next = WebLayer.safeNext(req.query("next"))
+        if web.currentSession(req) != nil { return web.redirect(next) }
+        return formPage(next: next, email: "", error: nil, status: 200)
+    }
+
+    /// The form with a fresh double-submit CSRF value in cookie and field.
+    private func formPage(next: String, email: String, error: String?, status: Int) -> HTTPResponse {
+        let csrf = Base64URL.encode(SecureRandom.bytes(32))
+        var r = web.page(title: "Sign in", body: Templates.login(csrf: csrf, next: next, email: email, error: error), status: status)
+        r.headers.add("Set-Cookie", Cookies.header(Cookies.loginCSRF, csrf, secure: web.secureCookies,
+                                                   maxAge: Self.loginCSRFMaxAge, path: "/login"))
+        return r
+    }
+
+    func login(_ req: HTTPRequest) throws -> HTTPResponse {
+        guard WebLayer.tokensMatch(req.form("csrf_token") ?? "", Cookies.value(Cookies.loginCSRF, in: req) ?? "") else {
+            throw WebLayer.csrfFailed
+        }
+        let next = WebLayer.safeNext(req.form("next"))
+        let email = (req.form("email") ?? "").trimmingCharacters(in: " \t")
+        let password = req.form("password") ?? ""
+        if let wait = limiter.retryAfter(account: email, address: req.clientAddress) {
+            throw Self.tooMany(wait)
+        }
+        guard !email.isEmpty, !password.isEmpty, password.utf8.count <= 1024,
+              let user = try users.verifyPassword(email: email, password: password) else {
+            limiter.recordFailure(account: email, address: req.clientAddress)
+            return formPage(next: next, email: email, error: Self.genericFailure, status: 200)
+        }
+        limiter.recordSuccess(account: email)
+        // Signing in again replaces whatever session this browser had.
+        if let old = web.anySession(req) { try web.sessions.delete(id: old.session.id) }
+        if user.totpEnabled {
+            let pending = try web.sessions.create(user: user, stage: .passwordOK, client: req.clientAddress)
+            return web.redirect("/login/2fa?next=" + FormCoding.percentEncode(next),
+                                cookies: [sessionCookie(pending.token, maxAge: SessionService.pendingLifetime)])
+        }
+        let s = try web.sessions.create(user: user, stage: .active, client: req.clientAddress)
+        return web.redirect(next, cookies: [sessionCookie(s.token, maxAge: SessionService.absoluteLifetime)])
+    }
+
+    func twoFactorForm(_ req: HTTPRequest) throws -> HTTPResponse {
+        let next = WebLayer.safeNext(req.query("next"))
+        guard let s = web.anySession(req) else { return web.loginRedirect(next: next) }
+        if s.session.isActive { return web.redirect(next) }
+        return web.page(title: "Two-factor authentication", body: Templates.twoFactor(csrf: s.csrf, next: next))
+    }
+
+    func verifyCode(_ req: HTTPRequest) throws -> HTTPResponse {
+        let next = WebLayer.safeNext(req.form("next"))
+        guard let s = web.anySession(req), !s.session.isActive else { return web.loginRedirect(next: next) }
+        try web.checkCSRF(req, session: s)
+        if let wait = limiter.retryAfter(account: s.user.email, address: req.clientAddress) {
+            throw Self.tooMany(wait)
+        }
+        guard try twoFactor.verify(userID: s.user.id, code: req.form("code") ?? "") else {
+            limiter.recordFailure(account: s.user.email, address: req.clientAddress)
+            return web.page(title: "Two-factor authentication",
+                            body: Templates.twoFactor(csrf: s.csrf, next: next, error: "That code is not valid. Try the next one."))
+        }
+        limiter.recordSuccess(account: s.user.email)
+        guard let active = try web.sessions.activate(id: s.session.id) else { return web.loginRedirect(next: next) }
+        return web.redirect(next, cookies: [sessionCookie(active.token, maxAge: SessionService.absoluteLifetime)])
+    }
+
+    func logout(_ req: HTTPRequest) throws -> HTTPResponse {
+        let clear = Cookies.header(Cookies.session, "", secure: web.secureCookies, maxAge: 0)
+        guard let s = web.anySession(req) else { return web.redirect("/login", cookies: [clear]) }
+        try web.checkCSRF(req, session: s)
+        try web.sessions.delete(id: s.session.id)
+        return web.redirect("/login", cookies: [clear])
+    }
+
+    private func sessionCookie(_ token: String, maxAge: Int64) -> String {
+        Cookies.header(Cookies.session, token, secure: web.secureCookies, maxAge: maxAge)
+    }
+
+    static func tooMany(_ wait: Int64) -> HTTPError {
+        HTTPError(429, "rate_limited", "Too many failed sign-in attempts. Try again in \(max(1, (wait + 59) / 60)) minute(s).",
+                  headers: ["Retry-After": String(wait)])
+    }
+}
+
+private extension String {
+    func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,65 @@
+import HTTP
+
+/// The sign-in pages' bodies. Every interpolated value goes through `h`.
+enum Templates {
+    static func login(csrf: String, next: String, email: String = "", error: String? = nil) -> String {
+        """
+        <h1>Sign in</h1>
+        \(errorBox(error))
+        <form method="post" action="/login">
+        <input type="hidden" name="csrf_token" value="\(h(csrf))">
+        <input type="hidden" name="next" value="\(h(next))">
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" autocomplete="username" required autofocus value="\(h(email))">
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required>
+        <button type="submit">Sign in</button>
+        </form>
+        """
+    }
+
+    static func twoFactor(csrf: String, next: String, error: String? = nil) -> String {
+        """
+        <h1>Two-factor authentication</h1>
+        \(errorBox(error))
+        <form method="post" action="/login/2fa">
+        <input type="hidden" name="csrf_token" value="\(h(csrf))">
+        <input type="hidden" name="next" value="\(h(next))">
+        <label for="code">Code from your authenticator app</label>
+        <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required autofocus>
+        <p class="hint">Lost your phone? Enter one of your recovery codes instead.</p>
+        <button type="submit">Verify</button>
+        </form>
+        """
+    }
+
+    static func signedIn(email: String, csrf: String) -> String {
+        """
+        <h1>Signed in</h1>
+        <p>Signed in as <strong>\(h(email))</strong>.</p>
+        \(logoutForm(csrf: csrf))
+        """
+    }
+
+    static func logoutForm(csrf: String) -> String {
+        """
+        <form method="post" action="/logout">
+        <input type="hidden" name="csrf_token" value="\(h(csrf))">
+        <button type="submit" class="secondary">Log out</button>
+        </form>
+        """
+    }
+
+    static func errorPage(_ e: HTTPError) -> String {
+        """
+        <h1>\(h(HTTPStatus.reason(e.status)))</h1>
+        <p class="error">\(h(e.message))</p>
+        <p><a href="/login">Back to sign-in</a></p>
+        """
+    }
+
+    static func errorBox(_ message: String?) -> String {
+        guard let message else { return "" }
+        return "<p class=\"error\" role=\"alert\">\(h(message))</p>"
+    }
+}
