@@ -204,6 +204,20 @@ public enum Monitors {
 }
 
 extension Monitors {
+    /// Just the status column (the heartbeat fast path's check).
+    public static func status(_ c: Connection, id: Int64) throws(StoreError) -> String? {
+        if case .text(let s)? = try c.scalar("SELECT status FROM monitors WHERE id = ?", [.integer(id)]) { return s }
+        return nil
+    }
+
+    /// The last-check columns only, for a result that changes no state.
+    public static func touchLast(_ c: Connection, id: Int64, at: Int64, location: String, status: String) throws(StoreError) {
+        try c.execute("""
+            UPDATE monitors SET last_at = ?, last_location = ?, last_status = ?, last_latency_ms = NULL,
+                last_status_code = NULL, last_error = NULL WHERE id = ? AND coalesce(last_at, 0) <= ?
+            """, [.integer(at), .text(location), .text(status), .integer(id), .integer(at)])
+    }
+
     /// When the oldest monitor was created (nil when there are none).
     public static func oldestCreatedAt(_ c: Connection) throws(StoreError) -> Int64? {
         try c.scalar("SELECT min(created_at) FROM monitors")?.integerValue
