@@ -4,7 +4,7 @@ import CSQLite
 /// a time (the `Database` hands it out inside `read`/`write`), which is why it
 /// can be opened with `SQLITE_OPEN_NOMUTEX` and skip SQLite's own locking.
 public final class Connection {
-    public enum Role: Sendable { case writer, reader }
+    public enum Role: Sendable { case writer, reader, checkpointer }
 
     let handle: OpaquePointer
     public let path: String
@@ -57,6 +57,12 @@ public final class Connection {
             // returns, so it survives a process crash or kill -9; only an OS
             // crash or power loss can lose the last transactions, and the
             // database is never corrupted. FULL would fsync every commit.
+            try executeScript("PRAGMA synchronous = NORMAL")
+            // Checkpoints (copying the WAL into the database, and the fsync
+            // that comes with them) run on the checkpointer's own connection
+            // and thread, not inside a commit on the write path.
+            try executeScript("PRAGMA wal_autocheckpoint = 0")
+        case .checkpointer:
             try executeScript("PRAGMA synchronous = NORMAL")
         case .reader:
             // A reader that writes would deadlock-prone fight the writer for

@@ -17,6 +17,7 @@ public final class Database: Sendable {
     /// what serialises writes.
     private let writer: ConnectionPool
     private let readers: ConnectionPool
+    private let checkpointer: Checkpointer
 
     /// Name of the newest migration this binary knows.
     public static var schemaVersion: String { Migrations.all.last?.name ?? "" }
@@ -46,6 +47,13 @@ public final class Database: Sendable {
         self.path = path
         self.writer = ConnectionPool([w], name: "write")
         self.readers = ConnectionPool(pool, name: "read")
+        do {
+            checkpointer = try Checkpointer(path: path, busyTimeoutMillis: busyTimeoutMillis)
+        } catch {
+            for c in pool { c.close() }
+            w.close()
+            throw error
+        }
     }
 
     deinit { close() }
@@ -119,6 +127,7 @@ public final class Database: Sendable {
     /// write to finish. Later calls throw "database is closed". Idempotent.
     /// Must not be called from inside `read`/`write`.
     public func close() {
+        checkpointer.stop()
         writer.close()
         readers.close()
     }
