@@ -41,7 +41,7 @@ enum PythonOAuthClient {
     /// on purpose (the hub is on loopback).
     static let environment: [String: String] = {
         var env: [String: String] = [:]
-        for name in ["PATH", "HOME", "PYTHONPATH", "PYTHONUSERBASE", "VIRTUAL_ENV", "LANG", "LC_ALL"] {
+        for name in ["PATH", "HOME", "PYTHONPATH", "PYTHONUSERBASE", "VIRTUAL_ENV", "PYENV_ROOT", "PYENV_VERSION", "LANG", "LC_ALL"] {
             if let v = getenv(name) { env[name] = String(cString: v) }
         }
         env["PATH"] = env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
