@@ -20,7 +20,7 @@ enum OAuthPages {
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(escape(title))</title>
+            <title>\(h(title))</title>
             <style>
             body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#222}
             h1{font-size:1.3rem}fieldset{border:1px solid #ccc;border-radius:6px;margin:1rem 0}
@@ -37,7 +37,7 @@ enum OAuthPages {
 
     static func error(_ message: String, status: Int = 400) -> HTTPResponse {
         html(status, title: "Sign-in request refused",
-             body: "<h1>This sign-in request cannot be completed</h1>\n<p>\(escape(message))</p>\n"
+             body: "<h1>This sign-in request cannot be completed</h1>\n<p>\(h(message))</p>\n"
                 + "<p class=\"muted\">Return to the app and try again.</p>")
     }
 
@@ -63,11 +63,11 @@ enum OAuthPages {
             choice = "<p>Access: <strong>read only</strong></p>"
             hidden.append(("scope_choice", "read"))
         }
-        let fields = hidden.map { "<input type=\"hidden\" name=\"\(escape($0.0))\" value=\"\(escape($0.1))\">" }
+        let fields = hidden.map { "<input type=\"hidden\" name=\"\(h($0.0))\" value=\"\(h($0.1))\">" }
             .joined(separator: "\n")
         return html(200, title: "Allow \(request.client.name)?", body: """
-            <h1>Allow <strong>\(escape(request.client.name))</strong> to access \(escape(hubName))?</h1>
-            <p class="muted">Signed in as \(escape(user.user.email)).</p>
+            <h1>Allow <strong>\(h(request.client.name))</strong> to access \(h(hubName))?</h1>
+            <p class="muted">Signed in as \(h(user.user.email)).</p>
             <form method="post" action="/oauth/authorize">
             \(fields)
             \(choice)
@@ -75,22 +75,6 @@ enum OAuthPages {
             <button type="submit" name="decision" value="deny">Deny</button>
             </form>
             """)
-    }
-
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
     }
 }
 
