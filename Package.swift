@@ -24,6 +24,7 @@ let package = Package(
         .target(name: "Config", dependencies: ["Core"]),
         .target(name: "Net", dependencies: ["Core", "HTTP", "COpenSSL", "CShims", "CLinux"]),
         .target(name: "DNS", dependencies: ["Core", "CLinux"]),
+        .target(name: "Mail", dependencies: ["Core", "Crypto", "COpenSSL", "CShims"]),
 
         // Domain.
         .target(name: "Auth", dependencies: ["Core", "Crypto", "Store"]),
@@ -47,5 +48,6 @@ let package = Package(
         .testTarget(name: "NetTests", dependencies: ["Net", "HTTP", "Core", "Crypto", "TestSupport"]),
         .testTarget(name: "DNSTests", dependencies: ["DNS", "Core", "TestSupport"]),
         .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "Core", "Store"]),
+        .testTarget(name: "MailTests", dependencies: ["Mail", "Core", "TestSupport"]),
     ]
 )
