@@ -135,16 +135,15 @@ public final class SMTPClient: Sendable {
         }
         if mechanisms.contains("PLAIN") {
             let token = Base64.encode([0] + Array(username.utf8) + [0] + Array(password.utf8))
-            try conn.command("AUTH PLAIN \(token)", logged: "AUTH PLAIN ***")
+            try conn.command("AUTH PLAIN \(token)")
             let reply = try conn.readReply()
             guard reply.code == 235 else { conn.quit(); throw failure(reply) }
         } else if mechanisms.contains("LOGIN") {
             try conn.command("AUTH LOGIN")
-            for (secret, label) in [(username, "user name"), (password, "password")] {
+            for secret in [username, password] {
                 let challenge = try conn.readReply()
                 guard challenge.code == 334 else { conn.quit(); throw failure(challenge) }
-                _ = label
-                try conn.command(Base64.encode(Array(secret.utf8)), logged: "***")
+                try conn.command(Base64.encode(Array(secret.utf8)))
             }
             let reply = try conn.readReply()
             guard reply.code == 235 else { conn.quit(); throw failure(reply) }

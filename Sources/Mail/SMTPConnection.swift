@@ -183,9 +183,9 @@ final class SMTPConnection {
         }
     }
 
-    /// Sends one command line. `logged` is what error texts may show instead
-    /// (AUTH secrets never appear anywhere).
-    func command(_ line: String, logged: String? = nil) throws(SMTPError) {
+    /// Sends one command line. Command lines never go into error texts, so
+    /// AUTH secrets appear nowhere but on the wire.
+    func command(_ line: String) throws(SMTPError) {
         try write(line + "\r\n")
     }
 
