@@ -28,7 +28,7 @@ let package = Package(
         // Domain.
         .target(name: "Auth", dependencies: ["Core", "Crypto", "Store"]),
         .target(name: "Monitoring", dependencies: ["Core", "Crypto", "Net", "DNS", "Store"]),
-        .target(name: "Notify", dependencies: ["Core", "Store", "Net", "Crypto"]),
+        .target(name: "Notify", dependencies: ["Core", "Store", "Net", "HTTP", "Crypto"]),
 
         // Surface.
         .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring"]),
@@ -48,6 +48,6 @@ let package = Package(
         .testTarget(name: "NetTests", dependencies: ["Net", "HTTP", "Core", "Crypto", "TestSupport"]),
         .testTarget(name: "DNSTests", dependencies: ["DNS", "Core", "TestSupport"]),
         .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "Core", "Store"]),
-        .testTarget(name: "NotifyTests", dependencies: ["Notify", "Core", "Crypto"]),
+        .testTarget(name: "NotifyTests", dependencies: ["Notify", "Core", "Crypto", "Store", "Monitoring", "Net", "TestSupport"]),
     ]
 )
