@@ -31,8 +31,8 @@ let package = Package(
         .target(name: "Notify", dependencies: ["Core", "Store", "Net", "HTTP", "Crypto"]),
 
         // Surface.
-        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring"]),
-        .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring"]),
+        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring", "Notify"]),
+        .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring", "Notify"]),
         .executableTarget(name: "FuzzHTTPParser", dependencies: ["HTTP"]),
         .executableTarget(name: "CheckBench", dependencies: ["Net", "Core"]),
 
