@@ -36,7 +36,7 @@ struct ChannelRoutes {
 
     func list(_ req: HTTPRequest) throws -> HTTPResponse {
         _ = try access.check(req, .read)
-        return .json(.object(JSONObject([("items", .array(try notify.all().map(represent)))])))
+        return .json(.object(JSONObject([("items", .array(try notify.all().map(represent))), ("next_cursor", .null)])))
     }
 
     func find(_ id: Int64) throws -> ChannelRecord {
