@@ -29,10 +29,11 @@ let package = Package(
         // Domain.
         .target(name: "Auth", dependencies: ["Core", "Crypto", "Store"]),
         .target(name: "Monitoring", dependencies: ["Core", "Crypto", "Net", "DNS", "Store"]),
+        .target(name: "Notify", dependencies: ["Core", "Store", "Net", "HTTP", "Crypto"]),
 
         // Surface.
-        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring"]),
-        .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring"]),
+        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring", "Notify"]),
+        .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring", "Notify"]),
         .executableTarget(name: "FuzzHTTPParser", dependencies: ["HTTP"]),
         .executableTarget(name: "CheckBench", dependencies: ["Net", "Core"]),
 
@@ -49,5 +50,6 @@ let package = Package(
         .testTarget(name: "DNSTests", dependencies: ["DNS", "Core", "TestSupport"]),
         .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "Core", "Store"]),
         .testTarget(name: "MailTests", dependencies: ["Mail", "Core", "TestSupport"]),
+        .testTarget(name: "NotifyTests", dependencies: ["Notify", "Core", "Crypto", "Store", "Monitoring", "Net", "TestSupport"]),
     ]
 )

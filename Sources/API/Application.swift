@@ -2,6 +2,7 @@ import Auth
 import Core
 import HTTP
 import Monitoring
+import Notify
 import Store
 
 /// The hub's HTTP surface: builds the services over one database and
@@ -14,6 +15,8 @@ public final class Application: Sendable {
     public let users: UserService
     public let tokens: TokenService
     public let monitoring: MonitoringService
+    /// Alerting: channels and delivery (nil in tests that do not need it).
+    public let notify: NotifyService?
     public let oauth: OAuthService
     public let sessions: SessionService
     public let twoFactor: TwoFactorService
@@ -21,9 +24,11 @@ public final class Application: Sendable {
     public let loginLimiter: LoginRateLimiter
     private let startedAt = Time.now()
 
-    public init(database: Database, settings: APISettings, monitoring: MonitoringService, metrics: HTTPMetrics = HTTPMetrics()) {
+    public init(database: Database, settings: APISettings, monitoring: MonitoringService, notify: NotifyService? = nil,
+                metrics: HTTPMetrics = HTTPMetrics()) {
         self.database = database
         self.monitoring = monitoring
+        self.notify = notify
         self.settings = settings
         self.metrics = metrics
         authenticator = Authenticator(database: database)
@@ -55,6 +60,7 @@ public final class Application: Sendable {
             IncidentRoutes(access: access, monitoring: monitoring).register(&r)
             MaintenanceRoutes(access: access, monitoring: monitoring).register(&r)
             PingRoutes(monitoring: monitoring).register(&r)
+            if let notify { ChannelRoutes(access: access, notify: notify).register(&r) }
             TokenRoutes(service: oauth, issuer: issuer).register(&r)
             AuthorizeRoutes(service: oauth, signIn: web, issuer: issuer, hubName: settings.hubName).register(&r)
             ConnectedAppsRoutes(access: access, service: oauth).register(&r)

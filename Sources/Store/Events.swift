@@ -51,3 +51,10 @@ public enum Events {
         }
     }
 }
+
+/// Told of every event inside the write transaction that inserted it, so the
+/// alerting side can write its outbox rows atomically with the event (the
+/// Notify module implements it; Monitoring only knows this protocol).
+public protocol EventSink: Sendable {
+    func didInsert(_ event: EventRecord, on c: Connection) throws(StoreError)
+}

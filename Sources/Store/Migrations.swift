@@ -19,6 +19,7 @@ public enum Migrations {
         Schema0002.migration,
         Schema0003.migration,
         Schema0004.migration,
+        Schema0005.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

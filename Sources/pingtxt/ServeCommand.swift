@@ -5,6 +5,7 @@ import Config
 import Core
 import HTTP
 import Monitoring
+import Notify
 import Store
 #if canImport(Glibc)
 import Glibc
@@ -51,14 +52,17 @@ enum ServeCommand {
         monitorSettings.retention.rawDays = Int64(config.retention.rawDays)
         monitorSettings.retention.hourlyDays = Int64(config.retention.hourlyDays)
         monitorSettings.retention.dailyDays = Int64(config.retention.dailyDays)
-        let monitoring = MonitoringService(database: db, settings: monitorSettings)
+        let notify = NotifyService(database: db, hubName: config.hub.name, extraCAFile: monitorSettings.extraCAFile)
+        try notify.start()
+        let monitoring = MonitoringService(database: db, settings: monitorSettings, eventSink: notify.notifier)
         try monitoring.start()
-        let app = Application(database: db, settings: settings, monitoring: monitoring)
+        let app = Application(database: db, settings: settings, monitoring: monitoring, notify: notify)
         let server: HTTPServer
         do {
             server = try HTTPServer(configuration: serverConfiguration(config), router: app.makeRouter(), metrics: app.metrics)
         } catch {
             monitoring.stop()
+            notify.stop()
             db.close()
             throw CLIError("cannot listen on \(config.server.listen): \(error)")
         }
@@ -73,6 +77,7 @@ enum ServeCommand {
         Log.shared.info("stopping: finishing in-flight requests")
         server.shutdown()
         monitoring.stop()
+        notify.stop()
         db.close()
         Log.shared.info("stopped")
         return 0

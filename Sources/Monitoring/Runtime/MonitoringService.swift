@@ -35,12 +35,12 @@ public final class MonitoringService: Sendable {
     let retention: RetentionJob
     let checksRun = Atomic<Int>(0)
 
-    public init(database: Database, settings: MonitoringSettings) {
+    public init(database: Database, settings: MonitoringSettings, eventSink: (any EventSink)? = nil) {
         self.database = database
         self.settings = settings
         writer = BatchWriter(database: database)
         calendar = MaintenanceCalendar(database: database)
-        recorder = ResultRecorder(hubLocation: settings.location, calendar: calendar)
+        recorder = ResultRecorder(hubLocation: settings.location, calendar: calendar, sink: eventSink)
         executor = CheckExecutor(engine: ClientEngine(loops: 1, maxConcurrent: settings.maxConcurrent,
                                                       extraCAFile: settings.extraCAFile),
                                  location: settings.location)

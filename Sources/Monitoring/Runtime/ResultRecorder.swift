@@ -9,10 +9,13 @@ import Store
 public struct ResultRecorder: Sendable {
     public let hubLocation: String
     public let calendar: MaintenanceCalendar
+    /// Writes the outbox rows of each event in the same transaction.
+    public let sink: (any EventSink)?
 
-    public init(hubLocation: String, calendar: MaintenanceCalendar) {
+    public init(hubLocation: String, calendar: MaintenanceCalendar, sink: (any EventSink)? = nil) {
         self.hubLocation = hubLocation
         self.calendar = calendar
+        self.sink = sink
     }
 
     /// Applies the input. `config` saves decoding the stored configuration
@@ -109,8 +112,10 @@ public struct ResultRecorder: Sendable {
                 case .expiry: incident = try Incidents.findOpen(c, monitorID: monitorID, kind: "expiry")?.id
                 case .monitorUp: incident = lastClosed
                 }
-                _ = try Events.insert(c, EventRecord(kind: kind.rawValue, monitorID: monitorID, incidentID: incident, at: at,
-                                                     cause: cause, locations: Self.jsonList(locations), suppressed: suppressed))
+                var event = EventRecord(kind: kind.rawValue, monitorID: monitorID, incidentID: incident, at: at,
+                                        cause: cause, locations: Self.jsonList(locations), suppressed: suppressed)
+                event.id = try Events.insert(c, event)
+                try sink?.didInsert(event, on: c)
             }
         }
     }

@@ -1,0 +1,90 @@
+import Core
+
+/// One channel type: validates its config and builds the request for a
+/// notification as a pure function. `nil` from `request(for:)` means this
+/// type is not delivered over plain HTTP (email: SMTP, mobile: the push
+/// relay — later slices of issue 5); no outbox row is written for it.
+public protocol ChannelSender: Sendable {
+    /// Parses and validates `config` (field errors name `config.<key>`).
+    init(config: JSONFields) throws(JSONFieldError)
+    /// Keys whose values are write-only (masked in answers).
+    static var secretKeys: [String] { get }
+    func request(for notification: Notification) -> OutboundRequest?
+}
+
+public enum ChannelType: String, Sendable, CaseIterable {
+    case webhook, slack, discord, teams, mattermost, telegram, ntfy, email, mobile
+
+    public var sender: any ChannelSender.Type {
+        switch self {
+        case .webhook: WebhookChannel.self
+        case .slack: SlackChannel.self
+        case .discord: DiscordChannel.self
+        case .teams: TeamsChannel.self
+        case .mattermost: MattermostChannel.self
+        case .telegram: TelegramChannel.self
+        case .ntfy: NtfyChannel.self
+        case .email: EmailChannel.self
+        case .mobile: MobileChannel.self
+        }
+    }
+}
+
+/// A validated channel (SPEC §6).
+public struct Channel: Sendable {
+    public var id: Int64
+    public var name: String
+    public var type: ChannelType
+    public var enabled: Bool
+    public var events: [EventKind]
+    /// Empty = every monitor.
+    public var monitorIDs: [Int64]
+    public var reminderMinutes: Int64
+    public var config: JSONObject
+    public var sender: any ChannelSender
+
+    public init(id: Int64, name: String, type: ChannelType, enabled: Bool, events: [EventKind], monitorIDs: [Int64],
+                reminderMinutes: Int64, config: JSONObject) throws(JSONFieldError) {
+        self.id = id
+        self.name = name
+        self.type = type
+        self.enabled = enabled
+        self.events = events
+        self.monitorIDs = monitorIDs
+        self.reminderMinutes = reminderMinutes
+        self.config = config
+        self.sender = try type.sender.init(config: JSONFields(.object(config), path: "config"))
+    }
+
+    /// The config with secrets replaced by a mask, for answers.
+    public var maskedConfig: JSONObject {
+        var c = config
+        for k in type.sender.secretKeys where c[k] != nil && c[k] != .null { c[k] = .string("********") }
+        return c
+    }
+}
+
+/// Shared validators.
+enum Validate {
+    static func url(_ f: JSONFields, _ key: String, required: Bool = true) throws(JSONFieldError) -> String? {
+        guard let u = try required ? f.requiredString(key) : f.string(key) else { return nil }
+        let lower = u.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), u.count > 8, u.count <= 2048,
+              !u.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
+            throw JSONFieldError(field: f.name(key), message: "\(f.name(key)) must be an http:// or https:// URL.")
+        }
+        return u
+    }
+
+    static func nonEmpty(_ f: JSONFields, _ key: String) throws(JSONFieldError) -> String {
+        let s = try f.requiredString(key)
+        if s.isEmpty || s.count > 1024 { throw JSONFieldError(field: f.name(key), message: "\(f.name(key)) must be 1 to 1024 characters.") }
+        return s
+    }
+
+    static func email(_ s: String) -> Bool {
+        let parts = s.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !parts[1].hasPrefix(".")
+            && !parts[1].hasSuffix(".") && s.count <= 254 && !s.utf8.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") })
+    }
+}

@@ -1,0 +1,11 @@
+import Core
+
+/// `slack`: an incoming webhook (`webhook_url`), `{"text": …}`.
+public struct SlackChannel: ChannelSender {
+    public static let secretKeys: [String] = []
+    let url: String
+    public init(config f: JSONFields) throws(JSONFieldError) { url = try Validate.url(f, "webhook_url")! }
+    public func request(for n: Notification) -> OutboundRequest? {
+        .json(url, ["text": .string(n.text)])
+    }
+}

@@ -1,0 +1,56 @@
+import Core
+import Crypto
+
+/// `webhook`: `url`, optional `headers` (object of strings), optional
+/// `secret` → `X-Pingtxt-Signature: sha256=<hex HMAC-SHA256 of the body>`.
+/// `X-Pingtxt-Delivery` (and the body's `id`) is the outbox id: the same on
+/// every retry, so a receiver can drop duplicates.
+public struct WebhookChannel: ChannelSender {
+    public static let secretKeys = ["secret"]
+    let url: String
+    let headers: [(name: String, value: String)]
+    let secret: String?
+
+    public init(config f: JSONFields) throws(JSONFieldError) {
+        url = try Validate.url(f, "url")!
+        var hs: [(name: String, value: String)] = []
+        if let h = try f.nested("headers") {
+            for (k, v) in h.object.entries {
+                guard case .string(let s) = v else {
+                    throw JSONFieldError(field: h.name(k), message: "\(h.name(k)) must be a string.")
+                }
+                // Bytes, not Characters: "\r\n" is one Character in Swift.
+                let bad: (UInt8) -> Bool = { $0 < 0x20 || $0 == 0x7F }
+                guard !k.isEmpty, !k.utf8.contains(where: { bad($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: " ") || $0 >= 0x80 }),
+                      !s.utf8.contains(where: bad) else {
+                    throw JSONFieldError(field: h.name(k), message: "\(h.name(k)) is not a valid header.")
+                }
+                hs.append((k, s))
+            }
+        }
+        headers = hs
+        secret = try f.string("secret").flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    public func request(for n: Notification) -> OutboundRequest? {
+        var o = JSONObject()
+        o["id"] = .string(n.messageID)
+        o["event"] = n.event.map { .string($0.rawValue) } ?? .string("test")
+        o["kind"] = .string(n.kind.rawValue)
+        o["monitor"] = n.monitorID.map { JSON.object(JSONObject([("id", .int($0)), ("name", .string(n.monitorName))])) } ?? .null
+        o["incident_id"] = JSON.from(n.incidentID)
+        o["cause"] = .string(n.cause)
+        o["locations"] = .array(n.locations.map { .string($0) })
+        o["since"] = .time(n.since)
+        o["at"] = .time(n.at)
+        o["title"] = .string(n.title)
+        o["text"] = .string(n.body)
+        let body = JSON.object(o).serialized()
+        var hs: [(name: String, value: String)] = [("Content-Type", "application/json"), ("User-Agent", Notification.userAgent),
+                                                   ("X-Pingtxt-Delivery", n.messageID)]
+        if let secret {
+            hs.append(("X-Pingtxt-Signature", "sha256=" + Hex.encode(HMAC.sha256(key: Array(secret.utf8), data: body))))
+        }
+        return OutboundRequest(url: url, headers: hs + headers, body: body)
+    }
+}

@@ -1,0 +1,139 @@
+import Core
+import HTTP
+import Net
+import Store
+import Synchronization
+
+/// What to do with an outbox row after one attempt (pure, tested).
+public enum DeliveryDecision: Sendable, Equatable {
+    case sent
+    case retry(at: Int64, error: String)
+    case failed(error: String)
+
+    /// `status` is the peer's answer, or nil with `failure` on a network error.
+    public static func decide(status: Int?, retryAfter: String?, failure: String?, createdAt: Int64, attempts: Int64,
+                              now: Int64, jitter: Double, backoff: Backoff = Backoff()) -> DeliveryDecision {
+        let error: String
+        if let status {
+            switch Backoff.classify(status: status) {
+            case .sent: return .sent
+            case .permanent: return .failed(error: "HTTP \(status)")
+            case .retry: error = "HTTP \(status)"
+            }
+        } else {
+            error = failure ?? "network error"
+        }
+        let after = status == nil ? nil : Backoff.parseRetryAfter(retryAfter)
+        guard let at = backoff.nextAttempt(now: now, createdAt: createdAt, attempts: attempts, retryAfter: after, jitter: jitter) else {
+            return .failed(error: error + " (gave up after 24 h)")
+        }
+        return .retry(at: at, error: error)
+    }
+}
+
+/// One thread that delivers due outbox rows with the client engine. Rows are
+/// claimed with a compare-and-set UPDATE (`pending` and due → `sending` until
+/// `claimed_until`), sent concurrently, then marked `sent`, rescheduled, or
+/// `failed`. A row whose claim expired (the hub died mid-send) is claimed
+/// again and sent with the same payload, which carries the same id
+/// (`X-Pingtxt-Delivery`, body `id`): the one window where a peer can see a
+/// message twice, and it can tell by the id.
+public final class DeliveryWorker: Sendable {
+    let database: Database
+    let engine: ClientEngine
+    let backoff: Backoff
+    /// How long a claim lasts: longer than any request can take.
+    let claimSeconds: Int64
+    let timeoutMillis: Int
+    let clock: @Sendable () -> Int64
+    let wakeup = Semaphore()
+    let stopped = Atomic<Bool>(false)
+    let thread = Mutex<ThreadHandle?>(nil)
+
+    public init(database: Database, engine: ClientEngine, backoff: Backoff = Backoff(), claimSeconds: Int64 = 120,
+                timeoutMillis: Int = 15_000, clock: @escaping @Sendable () -> Int64 = { Time.now() }) {
+        self.database = database
+        self.engine = engine
+        self.backoff = backoff
+        self.claimSeconds = claimSeconds
+        self.timeoutMillis = timeoutMillis
+        self.clock = clock
+    }
+
+    public func start() {
+        let handle = startThread(name: "notify-delivery") { [self] in run() }
+        thread.withLock { $0 = handle }
+    }
+
+    /// Delivers soon (new rows were queued).
+    public func wake() { wakeup.post() }
+
+    public func stop() {
+        stopped.store(true, ordering: .sequentiallyConsistent)
+        wakeup.post()
+        let h = thread.withLock { t -> ThreadHandle? in defer { t = nil }; return t }
+        h?.join()
+    }
+
+    private func run() {
+        while !stopped.load(ordering: .sequentiallyConsistent) {
+            var sleepSeconds: Int64 = 1
+            do {
+                let n = try deliverDue()
+                if n > 0 { continue }
+                if let next = try database.read({ try Outbox.nextDue($0) }) {
+                    sleepSeconds = min(max(next - clock(), 0), 1)
+                }
+            } catch {
+                Log.shared.error("notification delivery failed", ["error": "\(error)"])
+            }
+            if sleepSeconds > 0 { _ = wakeup.wait(timeoutNanos: UInt64(sleepSeconds) * 1_000_000_000) }
+        }
+    }
+
+    /// Claims and sends one batch; returns how many rows it handled.
+    @discardableResult
+    public func deliverDue(limit: Int = 32) throws -> Int {
+        let now = clock()
+        let rows = try database.write { c in try Outbox.claim(c, now: now, claimUntil: now + claimSeconds, limit: limit) }
+        if rows.isEmpty { return 0 }
+        let done = Semaphore()
+        let decisions = Mutex<[(Int64, DeliveryDecision)]>([])
+        for row in rows {
+            guard let req = OutboundRequest(storedText: row.payload) else {
+                decisions.withLock { $0.append((row.id, .failed(error: "unreadable payload"))) }
+                done.post()
+                continue
+            }
+            var cr = ClientRequest(method: req.method, url: req.url, headers: req.headers.map { ($0.name, $0.value) }, body: req.body)
+            cr.timeoutMillis = timeoutMillis
+            cr.followRedirects = false
+            cr.maxBodyBytes = 64 << 10
+            let (backoff, clock) = (backoff, clock)
+            engine.execute(cr) { result in
+                let decision = DeliveryDecision.decide(
+                    status: result.response?.status, retryAfter: result.response?.headers["Retry-After"],
+                    failure: result.errorDescription ?? result.failure.map { "\($0)" }, createdAt: row.createdAt,
+                    attempts: row.attempts, now: clock(), jitter: Double.random(in: 0..<1), backoff: backoff)
+                decisions.withLock { $0.append((row.id, decision)) }
+                done.post()
+            }
+        }
+        for _ in rows { done.wait() }
+        let all = decisions.withLock { $0 }
+        let at = clock()
+        try database.write { c in
+            for (id, d) in all {
+                switch d {
+                case .sent: try Outbox.markSent(c, id: id, now: at)
+                case .retry(let next, let error): try Outbox.scheduleRetry(c, id: id, at: next, error: error)
+                case .failed(let error): try Outbox.markFailed(c, id: id, error: error)
+                }
+            }
+        }
+        for (id, d) in all {
+            if case .failed(let e) = d { Log.shared.warn("notification failed", ["outbox": "\(id)", "error": e]) }
+        }
+        return rows.count
+    }
+}

@@ -1,0 +1,121 @@
+import Core
+
+/// The event kinds of SPEC §6.
+public enum EventKind: String, Sendable, CaseIterable {
+    case monitorDown = "monitor_down"
+    case monitorUp = "monitor_up"
+    case monitorDegraded = "monitor_degraded"
+    case expiry = "expiry"
+    case agentOffline = "agent_offline"
+    case agentOnline = "agent_online"
+
+    /// The push category (`aps.category`).
+    public var category: String { rawValue.uppercased() }
+}
+
+/// One notification to one channel: what every channel type renders.
+public struct Notification: Sendable, Equatable {
+    static let userAgent = "pingtxt-hub"
+
+    public enum Kind: String, Sendable { case alert, reminder, test }
+
+    public var kind: Kind
+    /// nil for a test notification.
+    public var event: EventKind?
+    public var monitorID: Int64?
+    public var monitorName: String
+    public var incidentID: Int64?
+    /// What failed (`HTTP 503`, `timeout`, …) or, for `monitor_up`, empty.
+    public var cause: String
+    /// Where from (`hub`, agent names).
+    public var locations: [String]
+    /// When the event happened.
+    public var at: Int64
+    /// When the outage began (down/degraded: `at`; up: when it went down).
+    public var since: Int64
+    /// The outbox row id: the idempotency key peers can use (`outbox-<id>`).
+    public var outboxID: Int64
+    public var hubName: String
+
+    public init(kind: Kind, event: EventKind?, monitorID: Int64?, monitorName: String, incidentID: Int64?, cause: String,
+                locations: [String], at: Int64, since: Int64, outboxID: Int64, hubName: String = "pingtxt") {
+        self.kind = kind
+        self.event = event
+        self.monitorID = monitorID
+        self.monitorName = monitorName
+        self.incidentID = incidentID
+        self.cause = cause
+        self.locations = locations
+        self.at = at
+        self.since = since
+        self.outboxID = outboxID
+        self.hubName = hubName
+    }
+
+    /// A test notification (no event, so no category and no action buttons).
+    public static func test(channelName: String, at: Int64, outboxID: Int64, hubName: String = "pingtxt") -> Notification {
+        Notification(kind: .test, event: nil, monitorID: nil, monitorName: channelName, incidentID: nil, cause: "",
+                     locations: [], at: at, since: at, outboxID: outboxID, hubName: hubName)
+    }
+
+    public var messageID: String { "outbox-\(outboxID)" }
+
+    private var whereFrom: String {
+        var parts: [String] = []
+        if !cause.isEmpty { parts.append(cause) }
+        if !locations.isEmpty { parts.append("from " + locations.joined(separator: ", ")) }
+        return parts.joined(separator: " ")
+    }
+
+    /// One line: `🔴 API is down — HTTP 503 from hub, since 10:02 UTC`.
+    public var title: String {
+        let reminder = kind == .reminder ? "Reminder: " : ""
+        switch event {
+        case nil: return "🔔 Test notification from \(hubName)"
+        case .monitorDown: return "🔴 \(reminder)\(monitorName) is down — \(detail)since \(Texts.clock(since))"
+        case .monitorDegraded: return "🟡 \(reminder)\(monitorName) is degraded — \(detail)since \(Texts.clock(since))"
+        case .monitorUp: return "✅ \(monitorName) is up again after \(Texts.duration(at - since))"
+        case .expiry: return "⚠️ \(reminder)\(monitorName): \(cause.isEmpty ? "expires soon" : cause)"
+        case .agentOffline: return "🔴 \(reminder)Agent \(monitorName) is offline since \(Texts.clock(since))"
+        case .agentOnline: return "✅ Agent \(monitorName) is online again after \(Texts.duration(at - since))"
+        }
+    }
+
+    private var detail: String { whereFrom.isEmpty ? "" : whereFrom + ", " }
+
+    /// The longer text: what, where, since when (RFC 3339 and "5 min ago").
+    public var body: String {
+        switch event {
+        case nil: return "This is a test notification for channel \"\(monitorName)\". If you can read it, delivery works."
+        case .monitorUp, .agentOnline:
+            return "Down since \(Time.rfc3339(since)) (\(Texts.duration(at - since))), recovered at \(Time.rfc3339(at))."
+        default:
+            var lines: [String] = []
+            if !cause.isEmpty { lines.append("Cause: \(cause)") }
+            if !locations.isEmpty { lines.append("From: \(locations.joined(separator: ", "))") }
+            lines.append("Since: \(Time.rfc3339(since)) (\(Texts.duration(at - since)) ago)")
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// `title` and `body` on separate lines, for the chat channels.
+    public var text: String { title + "\n" + body }
+}
+
+enum Texts {
+    /// `10:02 UTC`
+    static func clock(_ t: Int64) -> String {
+        let s = Time.rfc3339(t)  // 2026-11-29T10:02:00Z
+        let chars = Array(s)
+        return String(chars[11..<16]) + " UTC"
+    }
+
+    /// `45 s`, `5 min`, `2 h 5 min`, `3 d 4 h`.
+    static func duration(_ seconds: Int64) -> String {
+        let s = max(0, seconds)
+        if s < 60 { return "\(s) s" }
+        if s < 3600 { return "\(s / 60) min" }
+        if s < 86400 { return s % 3600 >= 60 ? "\(s / 3600) h \(s % 3600 / 60) min" : "\(s / 3600) h" }
+        return s % 86400 >= 3600 ? "\(s / 86400) d \(s % 86400 / 3600) h" : "\(s / 86400) d"
+    }
+}

@@ -1,0 +1,91 @@
+import Core
+import Store
+import Synchronization
+
+/// The alerting side's `EventSink`: keeps the channels in memory (reloaded
+/// on every channel write) and, inside the transaction that inserts an
+/// event, writes one outbox row per matching channel. Each row's payload is
+/// the fully built request, carrying the row's own id (`outbox-<id>`) as the
+/// idempotency key.
+public final class Notifier: EventSink {
+    let channels = Mutex<[Channel]>([])
+    public let hubName: String
+    /// Called after rows were queued (the delivery worker wakes up).
+    let onQueued = Mutex<(@Sendable () -> Void)?>(nil)
+
+    public init(hubName: String = "pingtxt") {
+        self.hubName = hubName
+    }
+
+    /// Replaces the cache; channels whose stored config no longer validates
+    /// are skipped (and logged).
+    public func reload(_ c: Connection) throws(StoreError) {
+        let records = try Channels.all(c)
+        var out: [Channel] = []
+        for r in records {
+            do { out.append(try Channel(record: r)) } catch {
+                Log.shared.warn("channel skipped: invalid stored config", ["channel": "\(r.id)", "error": error.message])
+            }
+        }
+        channels.withLock { $0 = out }
+    }
+
+    public var current: [Channel] { channels.withLock { $0 } }
+
+    public func setOnQueued(_ f: @escaping @Sendable () -> Void) { onQueued.withLock { $0 = f } }
+
+    public func didInsert(_ event: EventRecord, on c: Connection) throws(StoreError) {
+        guard !event.suppressed, let kind = EventKind(rawValue: event.kind) else { return }
+        let targets = Routing.channels(for: kind, monitorID: event.monitorID, suppressed: event.suppressed, among: current)
+            .filter { $0.type.deliversOverHTTP }
+        if targets.isEmpty { return }
+        var name = ""
+        if let m = event.monitorID { name = try Monitors.find(c, id: m)?.name ?? "monitor \(m)" }
+        var since = event.at
+        if let i = event.incidentID, let incident = try Incidents.find(c, id: i) { since = incident.openedAt }
+        let locations = ((try? JSON.parse(event.locations))?.arrayValue ?? []).compactMap(\.stringValue)
+        for ch in targets {
+            let template = Notification(kind: .alert, event: kind, monitorID: event.monitorID, monitorName: name,
+                                        incidentID: event.incidentID, cause: event.cause, locations: locations, at: event.at,
+                                        since: since, outboxID: 0, hubName: hubName)
+            try Self.enqueue(c, channel: ch, notification: template, eventID: event.id, now: event.at)
+        }
+        onQueued.withLock { $0 }?()
+    }
+
+    /// Writes one outbox row (the payload names the row's own id). Returns
+    /// its id, or nil when the type is not delivered over HTTP.
+    @discardableResult
+    public static func enqueue(_ c: Connection, channel ch: Channel, notification: Notification, eventID: Int64?,
+                               now: Int64) throws(StoreError) -> Int64? {
+        guard ch.type.deliversOverHTTP else { return nil }
+        let sender = ch.sender
+        return try Outbox.insert(c, OutboxRecord(channelID: ch.id, eventID: eventID, kind: notification.kind.rawValue,
+                                                 payload: "{}", nextAttemptAt: now), now: now) { id in
+            var n = notification
+            n.outboxID = id
+            return sender.request(for: n)?.storedText ?? "{}"
+        }
+    }
+}
+
+extension ChannelType {
+    /// email (SMTP) and mobile (push relay) come in later slices.
+    public var deliversOverHTTP: Bool { self != .email && self != .mobile }
+}
+
+extension Channel {
+    /// A stored row, validated again.
+    public init(record r: ChannelRecord) throws(JSONFieldError) {
+        guard let type = ChannelType(rawValue: r.type) else {
+            throw JSONFieldError(field: "type", message: "unknown channel type \(r.type)")
+        }
+        let events = ((try? JSON.parse(r.events))?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(EventKind.init(rawValue:)) }
+        let monitors = ((try? JSON.parse(r.monitorIDs))?.arrayValue ?? []).compactMap(\.intValue)
+        guard let config = (try? JSON.parse(r.config))?.objectValue else {
+            throw JSONFieldError(field: "config", message: "config is not an object")
+        }
+        try self.init(id: r.id, name: r.name, type: type, enabled: r.enabled, events: events, monitorIDs: monitors,
+                      reminderMinutes: r.reminderMinutes, config: config)
+    }
+}

@@ -1,0 +1,74 @@
+import Core
+import Net
+import Store
+
+/// The alerting runtime: the channel cache (the recorder's `EventSink`), the
+/// delivery worker, and the channel operations the API needs. Every channel
+/// write reloads the cache, so routing always sees the stored channels.
+public final class NotifyService: Sendable {
+    public let database: Database
+    public let notifier: Notifier
+    let engine: ClientEngine
+    let worker: DeliveryWorker
+
+    public init(database: Database, hubName: String = "pingtxt", extraCAFile: String? = nil) {
+        self.database = database
+        notifier = Notifier(hubName: hubName)
+        engine = ClientEngine(loops: 1, maxConcurrent: 64, extraCAFile: extraCAFile)
+        worker = DeliveryWorker(database: database, engine: engine)
+        let worker = self.worker
+        notifier.setOnQueued { worker.wake() }
+    }
+
+    /// Loads the channels (call before monitoring starts) and starts delivering.
+    public func start() throws {
+        try database.read { c in try notifier.reload(c) }
+        worker.start()
+    }
+
+    public func stop() {
+        worker.stop()
+        engine.shutdown()
+    }
+
+    public func all() throws -> [ChannelRecord] { try database.read { try Channels.all($0) } }
+    public func find(_ id: Int64) throws -> ChannelRecord? { try database.read { try Channels.find($0, id: id) } }
+    public func delivery(_ id: Int64) throws -> ChannelDelivery { try database.read { try Channels.delivery($0, channelID: id) } }
+
+    public func create(_ r: ChannelRecord) throws -> ChannelRecord {
+        try database.write { c in
+            let out = try Channels.insert(c, r, now: Time.now())
+            try notifier.reload(c)
+            return out
+        }
+    }
+
+    public func update(_ r: ChannelRecord) throws -> ChannelRecord? {
+        try database.write { c in
+            let out = try Channels.update(c, r, now: Time.now())
+            try notifier.reload(c)
+            return out
+        }
+    }
+
+    public func delete(_ id: Int64) throws -> Bool {
+        try database.write { c in
+            let gone = try Channels.delete(c, id: id)
+            try notifier.reload(c)
+            return gone
+        }
+    }
+
+    /// Queues a test notification (no event, no filters). nil when the type
+    /// is not delivered over HTTP yet (email, mobile).
+    public func sendTest(_ channel: Channel) throws -> Int64? {
+        let now = Time.now()
+        let id = try database.write { c in
+            try Notifier.enqueue(c, channel: channel,
+                                 notification: .test(channelName: channel.name, at: now, outboxID: 0, hubName: notifier.hubName),
+                                 eventID: nil, now: now)
+        }
+        if id != nil { worker.wake() }
+        return id
+    }
+}

@@ -1,0 +1,52 @@
+import Core
+
+/// A fully built HTTP request: what an outbox row stores, so that a retry
+/// sends exactly the same bytes.
+public struct OutboundRequest: Sendable, Equatable {
+    public var method: String
+    public var url: String
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(method: String = "POST", url: String, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    public static func == (a: OutboundRequest, b: OutboundRequest) -> Bool {
+        a.method == b.method && a.url == b.url && a.body == b.body
+            && a.headers.count == b.headers.count
+            && zip(a.headers, b.headers).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    /// The outbox payload: `{"method","url","headers":[[name,value]…],"body"}`
+    /// (the bodies are UTF-8 text: JSON or plain text).
+    public var storedText: String {
+        let h: [JSON] = headers.map { .array([.string($0.name), .string($0.value)]) }
+        return JSON.object(JSONObject([("method", .string(method)), ("url", .string(url)), ("headers", .array(h)),
+                                       ("body", .string(bodyText))])).text
+    }
+
+    public init?(storedText: String) {
+        guard let j = try? JSON.parse(storedText), let method = j["method"]?.stringValue, let url = j["url"]?.stringValue,
+              let hs = j["headers"]?.arrayValue, let body = j["body"]?.stringValue else { return nil }
+        var headers: [(name: String, value: String)] = []
+        for h in hs {
+            guard let pair = h.arrayValue, pair.count == 2, let n = pair[0].stringValue, let v = pair[1].stringValue else {
+                return nil
+            }
+            headers.append((n, v))
+        }
+        self.init(method: method, url: url, headers: headers, body: Array(body.utf8))
+    }
+
+    /// A JSON POST.
+    static func json(_ url: String, _ body: JSON, extraHeaders: [(name: String, value: String)] = []) -> OutboundRequest {
+        OutboundRequest(url: url, headers: [("Content-Type", "application/json"), ("User-Agent", Notification.userAgent)] + extraHeaders,
+                        body: body.serialized())
+    }
+}

@@ -1,0 +1,17 @@
+/// Which channels an event goes to (pure). Suppressed events (raised during
+/// maintenance) go nowhere; otherwise each enabled channel whose `events`
+/// include the kind and whose `monitor_ids` is empty or contains the monitor.
+/// Test notifications bypass this: they go to the one channel asked.
+public enum Routing {
+    public static func channels(for kind: EventKind, monitorID: Int64?, suppressed: Bool, among channels: [Channel]) -> [Channel] {
+        if suppressed { return [] }
+        return channels.filter { matches($0, kind: kind, monitorID: monitorID) }
+    }
+
+    public static func matches(_ c: Channel, kind: EventKind, monitorID: Int64?) -> Bool {
+        guard c.enabled, c.events.contains(kind) else { return false }
+        if c.monitorIDs.isEmpty { return true }
+        guard let monitorID else { return false }
+        return c.monitorIDs.contains(monitorID)
+    }
+}

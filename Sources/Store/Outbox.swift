@@ -1,0 +1,134 @@
+/// A row of `outbox`: one notification to one channel.
+public struct OutboxRecord: Sendable, Equatable {
+    public var id: Int64 = 0
+    public var channelID: Int64
+    public var eventID: Int64?
+    /// `alert`, `reminder` or `test`.
+    public var kind: String
+    /// The built request as JSON (method, url, headers, body).
+    public var payload: String
+    public var status: String = "pending"
+    public var attempts: Int64 = 0
+    public var nextAttemptAt: Int64
+    public var claimedUntil: Int64?
+    public var lastError: String?
+    public var createdAt: Int64 = 0
+    public var sentAt: Int64?
+
+    public init(channelID: Int64, eventID: Int64?, kind: String, payload: String, nextAttemptAt: Int64) {
+        self.channelID = channelID
+        self.eventID = eventID
+        self.kind = kind
+        self.payload = payload
+        self.nextAttemptAt = nextAttemptAt
+    }
+
+    init(row r: Row) throws(StoreError) {
+        self.init(channelID: try r.int("channel_id"), eventID: try r.optionalInt("event_id"), kind: try r.text("kind"),
+                  payload: try r.text("payload"), nextAttemptAt: try r.int("next_attempt_at"))
+        id = try r.int("id")
+        status = try r.text("status")
+        attempts = try r.int("attempts")
+        claimedUntil = try r.optionalInt("claimed_until")
+        lastError = try r.optionalText("last_error")
+        createdAt = try r.int("created_at")
+        sentAt = try r.optionalInt("sent_at")
+    }
+}
+
+/// Queries on `outbox`. Claiming is a compare-and-set: a row moves to
+/// `sending` only if it is still due, so two workers never both own it.
+public enum Outbox {
+    enum SQL {
+        static let insert = """
+            INSERT INTO outbox (channel_id, event_id, kind, payload, status, attempts, next_attempt_at, created_at)
+            VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)
+            """
+        static let setPayload = "UPDATE outbox SET payload = ? WHERE id = ?"
+        static let find = "SELECT * FROM outbox WHERE id = ?"
+        static let due = """
+            SELECT id FROM outbox
+            WHERE (status = 'pending' AND next_attempt_at <= ?1) OR (status = 'sending' AND claimed_until <= ?1)
+            ORDER BY next_attempt_at, id LIMIT ?2
+            """
+        static let claim = """
+            UPDATE outbox SET status = 'sending', claimed_until = ?2, attempts = attempts + 1
+            WHERE id = ?3 AND ((status = 'pending' AND next_attempt_at <= ?1) OR (status = 'sending' AND claimed_until <= ?1))
+            RETURNING *
+            """
+        static let markSent = """
+            UPDATE outbox SET status = 'sent', sent_at = ?, claimed_until = NULL, last_error = NULL
+            WHERE id = ? AND status = 'sending'
+            """
+        static let retry = """
+            UPDATE outbox SET status = 'pending', next_attempt_at = ?, claimed_until = NULL, last_error = ?
+            WHERE id = ? AND status = 'sending'
+            """
+        static let fail = """
+            UPDATE outbox SET status = 'failed', claimed_until = NULL, last_error = ? WHERE id = ? AND status = 'sending'
+            """
+        static let nextDue = """
+            SELECT min(CASE status WHEN 'pending' THEN next_attempt_at ELSE claimed_until END) AS t
+            FROM outbox WHERE status IN ('pending', 'sending')
+            """
+        static let forChannel = "SELECT * FROM outbox WHERE channel_id = ? ORDER BY id"
+    }
+
+    /// Inserts a row; the payload may mention the row's own id (an
+    /// idempotency key), so `build` gets the id and the row is updated with
+    /// its result in the same transaction.
+    public static func insert(_ c: Connection, _ o: OutboxRecord, now: Int64,
+                              build: ((Int64) -> String)? = nil) throws(StoreError) -> Int64 {
+        try c.execute(SQL.insert, [.integer(o.channelID), SQLValue(o.eventID), .text(o.kind), .text(o.payload),
+                                   .integer(o.nextAttemptAt), .integer(now)])
+        let id = c.lastInsertRowID
+        if let build {
+            try c.execute(SQL.setPayload, [.text(build(id)), .integer(id)])
+        }
+        return id
+    }
+
+    public static func find(_ c: Connection, id: Int64) throws(StoreError) -> OutboxRecord? {
+        try c.queryOne(SQL.find, [.integer(id)]).map { r throws(StoreError) in try OutboxRecord(row: r) }
+    }
+
+    /// Claims up to `limit` due rows (pending and due, or sending with an
+    /// expired claim) until `claimUntil`. Call inside a write transaction.
+    public static func claim(_ c: Connection, now: Int64, claimUntil: Int64, limit: Int) throws(StoreError) -> [OutboxRecord] {
+        let ids = try c.query(SQL.due, [.integer(now), .integer(Int64(limit))]).map { r throws(StoreError) in try r.int("id") }
+        var out: [OutboxRecord] = []
+        for id in ids {
+            if let r = try c.queryOne(SQL.claim, [.integer(now), .integer(claimUntil), .integer(id)]) {
+                out.append(try OutboxRecord(row: r))
+            }
+        }
+        return out
+    }
+
+    @discardableResult
+    public static func markSent(_ c: Connection, id: Int64, now: Int64) throws(StoreError) -> Bool {
+        try c.execute(SQL.markSent, [.integer(now), .integer(id)])
+        return c.changes > 0
+    }
+
+    @discardableResult
+    public static func scheduleRetry(_ c: Connection, id: Int64, at: Int64, error: String) throws(StoreError) -> Bool {
+        try c.execute(SQL.retry, [.integer(at), .text(error), .integer(id)])
+        return c.changes > 0
+    }
+
+    @discardableResult
+    public static func markFailed(_ c: Connection, id: Int64, error: String) throws(StoreError) -> Bool {
+        try c.execute(SQL.fail, [.text(error), .integer(id)])
+        return c.changes > 0
+    }
+
+    /// When the next row becomes due (nil: nothing outstanding).
+    public static func nextDue(_ c: Connection) throws(StoreError) -> Int64? {
+        try c.queryOne(SQL.nextDue).flatMap { r throws(StoreError) in try r.optionalInt("t") }
+    }
+
+    public static func forChannel(_ c: Connection, channelID: Int64) throws(StoreError) -> [OutboxRecord] {
+        try c.query(SQL.forChannel, [.integer(channelID)]).map { r throws(StoreError) in try OutboxRecord(row: r) }
+    }
+}

@@ -1,0 +1,99 @@
+import Testing
+import Core
+import Monitoring
+import Notify
+import Store
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The recorder writes each event's outbox rows in the event's transaction.
+@Suite struct OutboxSinkTests {
+    final class Fixture {
+        let dir: String
+        let db: Database
+        let calendar: MaintenanceCalendar
+        let notifier = Notifier()
+        let recorder: ResultRecorder
+
+        init() throws {
+            var template = Array("/tmp/pingtxt-notifytest-XXXXXX".utf8CString)
+            dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+            db = try Database(path: "\(dir)/hub.db")
+            calendar = MaintenanceCalendar(database: db)
+            recorder = ResultRecorder(hubLocation: "hub", calendar: calendar, sink: notifier)
+        }
+
+        deinit {
+            db.close()
+            for f in ["hub.db", "hub.db-wal", "hub.db-shm"] { unlink("\(dir)/\(f)") }
+            rmdir(dir)
+        }
+
+        func monitor() throws -> Int64 {
+            var config = MonitorConfig(name: "API", type: .tcp, target: "127.0.0.1:9")
+            config.retries = 0
+            var record = MonitorRecord(name: "API", type: "tcp", target: "127.0.0.1:9", interval: 60, timeout: 10, retries: 0)
+            config.write(into: &record)
+            return try db.write { try Monitors.insert($0, record, now: 1_000) }.id
+        }
+
+        func channel(_ type: String, events: String, monitors: String = "[]", config: String, enabled: Bool = true) throws -> Int64 {
+            let id = try db.write { c in
+                try Channels.insert(c, ChannelRecord(name: type, type: type, enabled: enabled, events: events, monitorIDs: monitors,
+                                                     reminderMinutes: 0, config: config), now: 1_000).id
+            }
+            try db.read { c in try notifier.reload(c) }
+            return id
+        }
+
+        func apply(_ id: Int64, at: Int64, _ outcome: CheckOutcome, error: String? = nil) throws {
+            try db.write { c in
+                _ = try recorder.apply(.result(CheckResult(at: at, outcome: outcome, latencyMs: 20, error: error)), monitorID: id, on: c)
+            }
+        }
+
+        func outbox(_ channel: Int64) throws -> [OutboxRecord] { try db.read { try Outbox.forChannel($0, channelID: channel) } }
+    }
+
+    @Test func downAndUpQueueSignedRequestsForMatchingChannels() throws {
+        let f = try Fixture()
+        let id = try f.monitor()
+        let hook = try f.channel("webhook", events: #"["monitor_down","monitor_up"]"#,
+                                 config: #"{"url":"http://127.0.0.1:9/hook","secret":"k"}"#)
+        let other = try f.channel("slack", events: #"["monitor_down"]"#, monitors: "[\(id + 1)]",
+                                  config: #"{"webhook_url":"https://hooks.example/x"}"#)
+        let off = try f.channel("discord", events: #"["monitor_down"]"#, config: #"{"webhook_url":"https://d.example/x"}"#,
+                                enabled: false)
+        let mail = try f.channel("email", events: #"["monitor_down"]"#, config: #"{"to":"ops@example.com"}"#)
+        try f.apply(id, at: 1_764_410_460, .up)
+        try f.apply(id, at: 1_764_410_520, .down, error: "HTTP 503")
+        try f.apply(id, at: 1_764_410_820, .up)
+        let rows = try f.outbox(hook)
+        #expect(rows.count == 2)
+        #expect(try f.outbox(other).isEmpty && f.outbox(off).isEmpty && f.outbox(mail).isEmpty)
+        let first = try #require(OutboundRequest(storedText: rows[0].payload))
+        let second = try #require(OutboundRequest(storedText: rows[1].payload))
+        #expect(first.url == "http://127.0.0.1:9/hook")
+        #expect(first.bodyText.hasPrefix(#"{"id":"outbox-\#(rows[0].id)","event":"monitor_down","kind":"alert","#))
+        #expect(first.bodyText.contains("API is down"))
+        #expect(second.bodyText.contains(#""event":"monitor_up""#) && second.bodyText.contains("up again after 5 min"))
+        #expect(first.headers.contains { $0.name == "X-Pingtxt-Signature" && $0.value.hasPrefix("sha256=") })
+        #expect(rows.allSatisfy { $0.status == "pending" && $0.kind == "alert" && $0.eventID != nil })
+    }
+
+    @Test func maintenanceQueuesNothing() throws {
+        let f = try Fixture()
+        let id = try f.monitor()
+        let hook = try f.channel("webhook", events: #"["monitor_down","monitor_up"]"#, config: #"{"url":"http://127.0.0.1:9/h"}"#)
+        _ = try f.db.write { c in
+            try MaintenanceWindows.insert(c, MaintenanceRecord(title: "deploy", monitorIDs: "[]", startsAt: 2_050,
+                                                               endsAt: 2_500, createdBy: nil), now: 2_000)
+        }
+        try f.calendar.reload(now: 2_000)
+        try f.apply(id, at: 2_000, .up)
+        try f.apply(id, at: 2_060, .down, error: "refused")
+        try f.apply(id, at: 2_120, .up)
+        #expect(try f.outbox(hook).isEmpty)
+    }
+}
