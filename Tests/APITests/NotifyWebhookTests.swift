@@ -99,12 +99,19 @@ import Glibc
         receiver.setStatus(503)
         let target = try SwitchableHTTPTarget()
         let hub = try MonitoringHub()
-        _ = try webhook(hub, receiver.baseURL + "/hook")
+        let channelID = try #require(try webhook(hub, receiver.baseURL + "/hook")["id"]?.intValue)
         let (id, _) = try hub.createChecked(httpMonitor("API", target.healthURL))
         target.setStatus(503)
         try hub.check(id)
         waitUntil("the first attempt") { receiver.received.count == 1 }
-        // Killed while the delivery is pending (retry scheduled 5-10 s out).
+        // Wait until the hub has stored the failed attempt (the retry is then
+        // scheduled 5-10 s out); a kill before that would leave the row claimed
+        // for 120 s, the documented crash window, which this test is not about.
+        waitUntil("the retry to be recorded") {
+            let channel = try? expectJSON(try hub.call("GET", "/api/channels/\(channelID)"))
+            return channel?["delivery"]?["last_error"].map { $0 != .null } ?? false
+        }
+        // Killed while the delivery is pending.
         hub.hub.kill9()
         receiver.setStatus(200)
         try hub.start()
