@@ -60,38 +60,9 @@ say() { printf '%s\n' "$*" | tee -a "$OUT"; }
 
 # --- nginx -------------------------------------------------------------------
 NGINX_PORT=$("$FIRSTOK" port)
-mkdir -p "$TMP/www" "$TMP/nginx"
+mkdir -p "$TMP/www"
 printf '{"status":"ok"}' >"$TMP/www/healthz"
-chmod 644 "$TMP/www/healthz"
-cat >"$TMP/nginx/nginx.conf" <<EOF
-worker_processes auto;
-daemon off;
-pid $TMP/nginx/nginx.pid;
-error_log $TMP/nginx/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
-    tcp_nodelay on;
-    keepalive_timeout 65;
-    keepalive_requests 1000000;
-    client_body_temp_path $TMP/nginx/body;
-    proxy_temp_path $TMP/nginx/proxy;
-    fastcgi_temp_path $TMP/nginx/fastcgi;
-    uwsgi_temp_path $TMP/nginx/uwsgi;
-    scgi_temp_path $TMP/nginx/scgi;
-    server {
-        listen 127.0.0.1:$NGINX_PORT;
-        root $TMP/www;
-        default_type application/json;
-        location / { }
-    }
-}
-EOF
-"$NGINX" -e "$TMP/nginx/error.log" -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" &
-NGINX_PID=$!
-"$FIRSTOK" wait "$NGINX_PORT" 5000 /healthz || { cat "$TMP/nginx/error.log" >&2; die "nginx did not answer"; }
+start_nginx "$TMP" "$NGINX_PORT"
 
 # --- pingtxt -----------------------------------------------------------------
 HUB_PORT=$("$FIRSTOK" port)
