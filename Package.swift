@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["Core", "CLinux", "CShims"]),
         .target(name: "Store", dependencies: ["CSQLite", "CShims", "Core"]),
         .target(name: "Config", dependencies: ["Core"]),
-        .target(name: "Net", dependencies: ["Core", "HTTP", "COpenSSL", "CShims", "CLinux"]),
+        .target(name: "Net", dependencies: ["Core", "HTTP", "Crypto", "COpenSSL", "CShims", "CLinux"]),
         .target(name: "DNS", dependencies: ["Core", "CLinux"]),
         .target(name: "Mail", dependencies: ["Core", "Crypto", "COpenSSL", "CShims"]),
 

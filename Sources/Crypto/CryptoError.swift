@@ -26,3 +26,18 @@ public struct CryptoError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 }
+
+/// The oldest queued OpenSSL error's reason ("certificate verify failed"
+/// from "error:0A000086:SSL routines::certificate verify failed"), or
+/// "unknown error"; the queue is cleared. Shared by every TLS user (checks,
+/// mail) so the texts people see in results and logs read the same.
+public func openSSLErrorReason() -> String {
+    let code = ERR_get_error()
+    ERR_clear_error()
+    guard code != 0 else { return "unknown error" }
+    var buf = [CChar](repeating: 0, count: 256)
+    ERR_error_string_n(code, &buf, buf.count)
+    let text = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    if let r = text.firstRange(of: "::") { return String(text[r.upperBound...]) }
+    return text
+}

@@ -167,15 +167,15 @@ public final class SMTPClient: Sendable {
 
     private static func makeContext(extraCAFile: String?) -> Result<OpaquePointer, SMTPError> {
         func fail(_ text: String) -> SMTPError { SMTPError(kind: .tls, isTemporary: false, message: text) }
-        guard let ctx = SSL_CTX_new(TLS_client_method()) else { return .failure(fail("SSL_CTX_new: \(tlsErrorText())")) }
+        guard let ctx = SSL_CTX_new(TLS_client_method()) else { return .failure(fail("SSL_CTX_new: \(openSSLErrorReason())")) }
         guard pt_ssl_ctx_configure_client(ctx) == 1 else {
             SSL_CTX_free(ctx)
-            return .failure(fail("configuring SSL_CTX: \(tlsErrorText())"))
+            return .failure(fail("configuring SSL_CTX: \(openSSLErrorReason())"))
         }
         SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
         if SSL_CTX_set_default_verify_paths(ctx) != 1 { ERR_clear_error() }
         if let extraCAFile, SSL_CTX_load_verify_locations(ctx, extraCAFile, nil) != 1 {
-            let text = "cannot load CA file \(extraCAFile): \(tlsErrorText())"
+            let text = "cannot load CA file \(extraCAFile): \(openSSLErrorReason())"
             SSL_CTX_free(ctx)
             return .failure(fail(text))
         }
@@ -188,14 +188,3 @@ public final class SMTPClient: Sendable {
     }
 }
 
-/// The oldest queued OpenSSL error as text (queue cleared).
-func tlsErrorText() -> String {
-    let code = ERR_get_error()
-    ERR_clear_error()
-    guard code != 0 else { return "unknown error" }
-    var buf = [CChar](repeating: 0, count: 256)
-    ERR_error_string_n(code, &buf, buf.count)
-    let text = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    if let r = text.firstRange(of: "::") { return String(text[r.upperBound...]) }
-    return text
-}

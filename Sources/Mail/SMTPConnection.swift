@@ -1,6 +1,7 @@
 import COpenSSL
 import CShims
 import Core
+import Crypto
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -119,7 +120,7 @@ final class SMTPConnection {
     func startTLS(context: OpaquePointer, host: String) throws(SMTPError) {
         ERR_clear_error()
         guard let ssl = SSL_new(context) else {
-            throw SMTPError(kind: .tls, isTemporary: false, message: "SSL_new: \(tlsErrorText())")
+            throw SMTPError(kind: .tls, isTemporary: false, message: "SSL_new: \(openSSLErrorReason())")
         }
         self.ssl = ssl
         buffer.removeAll()  // nothing read in clear may be taken as protected
@@ -152,7 +153,7 @@ final class SMTPConnection {
             ERR_clear_error()
             throw Self.network("TLS handshake with \(host) failed: \(e != 0 ? Self.errnoText(e) : "connection closed")")
         }
-        throw SMTPError(kind: .tls, isTemporary: false, message: "TLS handshake with \(host) failed: \(tlsErrorText())")
+        throw SMTPError(kind: .tls, isTemporary: false, message: "TLS handshake with \(host) failed: \(openSSLErrorReason())")
     }
 
     func write(_ text: String) throws(SMTPError) {

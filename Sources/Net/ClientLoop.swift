@@ -2,6 +2,7 @@ import CLinux
 import COpenSSL
 import CShims
 import Core
+import Crypto
 import HTTP
 #if canImport(Glibc)
 import Glibc
@@ -348,7 +349,7 @@ final class ClientLoop {
         } catch {
             return finish(ex, error)
         }
-        guard let ssl = SSL_new(ctx) else { return finish(ex, .tls("SSL_new: \(openSSLError())")) }
+        guard let ssl = SSL_new(ctx) else { return finish(ex, .tls("SSL_new: \(openSSLErrorReason())")) }
         ex.ssl = ssl
         ex.phase = .tls
         ex.tlsStart = Time.monotonicNanos()
@@ -384,13 +385,13 @@ final class ClientLoop {
         case SSL_ERROR_WANT_WRITE: setInterest(ex, EPOLLOUT.rawValue)
         case SSL_ERROR_SYSCALL:
             let e = errno
-            let text = ERR_peek_error() != 0 ? openSSLError()
+            let text = ERR_peek_error() != 0 ? openSSLErrorReason()
                 : (e != 0 ? errnoText(e) : "connection closed during handshake")
             finish(ex, .tls(text))
         case SSL_ERROR_ZERO_RETURN:
             finish(ex, .tls("connection closed during handshake"))
         default:
-            finish(ex, .tls(openSSLError()))
+            finish(ex, .tls(openSSLErrorReason()))
         }
     }
 
@@ -421,7 +422,7 @@ final class ClientLoop {
                 case SSL_ERROR_WANT_WRITE: setInterest(ex, EPOLLOUT.rawValue); return
                 case SSL_ERROR_WANT_READ: setInterest(ex, EPOLLIN.rawValue); return
                 case SSL_ERROR_SYSCALL: return finish(ex, .connect(errno != 0 ? errnoText(errno) : "connection closed while sending"))
-                default: return finish(ex, .tls(openSSLError()))
+                default: return finish(ex, .tls(openSSLErrorReason()))
                 }
             } else {
                 let n = ex.out.withUnsafeBytes { send(ex.fd, $0.baseAddress! + offset, remaining, Int32(MSG_NOSIGNAL)) }
@@ -456,7 +457,7 @@ final class ClientLoop {
                         if errno == 0 || errno == ECONNRESET && ex.parser.isCloseDelimited { n = 0 } else {
                             return finish(ex, .connect(errnoText(errno)))
                         }
-                    default: return finish(ex, .tls(openSSLError()))
+                    default: return finish(ex, .tls(openSSLErrorReason()))
                     }
                 }
             } else {

@@ -1,6 +1,7 @@
 import COpenSSL
 import CShims
 import Core
+import Crypto
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -49,15 +50,15 @@ final class TLSContext: @unchecked Sendable {
     }
 
     private static func make(extraCAFile: String?) -> State {
-        guard let ctx = SSL_CTX_new(TLS_client_method()) else { return .failed("SSL_CTX_new: \(openSSLError())") }
+        guard let ctx = SSL_CTX_new(TLS_client_method()) else { return .failed("SSL_CTX_new: \(openSSLErrorReason())") }
         guard pt_ssl_ctx_configure_client(ctx) == 1 else {
             SSL_CTX_free(ctx)
-            return .failed("configuring SSL_CTX: \(openSSLError())")
+            return .failed("configuring SSL_CTX: \(openSSLErrorReason())")
         }
         SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, nil)
         if SSL_CTX_set_default_verify_paths(ctx) != 1 { ERR_clear_error() }
         if let extraCAFile, SSL_CTX_load_verify_locations(ctx, extraCAFile, nil) != 1 {
-            let error = "cannot load CA file \(extraCAFile): \(openSSLError())"
+            let error = "cannot load CA file \(extraCAFile): \(openSSLErrorReason())"
             Log.shared.error("TLS client context unavailable", ["error": error])
             SSL_CTX_free(ctx)
             return .failed(error)
@@ -66,18 +67,6 @@ final class TLSContext: @unchecked Sendable {
     }
 }
 
-/// The oldest queued OpenSSL error as text (queue cleared), or "unknown error".
-func openSSLError() -> String {
-    let code = ERR_get_error()
-    ERR_clear_error()
-    guard code != 0 else { return "unknown error" }
-    var buf = [CChar](repeating: 0, count: 256)
-    ERR_error_string_n(code, &buf, buf.count)
-    // "error:0A000086:SSL routines::certificate verify failed" → the reason part.
-    let text = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    if let r = text.firstRange(of: "::") { return String(text[r.upperBound...]) }
-    return text
-}
 
 /// Reads what the peer's certificate says after a completed handshake.
 func captureTLSInfo(ssl: OpaquePointer, host: String, isIPLiteral: Bool) -> TLSInfo? {
