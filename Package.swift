@@ -29,7 +29,7 @@ let package = Package(
         // Domain.
         .target(name: "Auth", dependencies: ["Core", "Crypto", "Store"]),
         .target(name: "Monitoring", dependencies: ["Core", "Crypto", "Net", "DNS", "Store"]),
-        .target(name: "Notify", dependencies: ["Core", "Store", "Net", "HTTP", "Crypto"]),
+        .target(name: "Notify", dependencies: ["Core", "Store", "Net", "HTTP", "Crypto", "Mail"]),
 
         // Surface.
         .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring", "Notify"]),
@@ -50,6 +50,6 @@ let package = Package(
         .testTarget(name: "DNSTests", dependencies: ["DNS", "Core", "TestSupport"]),
         .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "Core", "Store"]),
         .testTarget(name: "MailTests", dependencies: ["Mail", "Core", "TestSupport"]),
-        .testTarget(name: "NotifyTests", dependencies: ["Notify", "Core", "Crypto", "Store", "Monitoring", "Net", "TestSupport"]),
+        .testTarget(name: "NotifyTests", dependencies: ["Notify", "Core", "Crypto", "Store", "Monitoring", "Net", "Mail", "TestSupport"]),
     ]
 )

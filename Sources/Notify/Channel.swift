@@ -1,15 +1,36 @@
 import Core
 
-/// One channel type: validates its config and builds the request for a
-/// notification as a pure function. `nil` from `request(for:)` means this
-/// type is not delivered over plain HTTP (email: SMTP, mobile: the push
-/// relay — later slices of issue 5); no outbox row is written for it.
+/// One channel type: validates its config and builds what to send for a
+/// notification as a pure function. HTTP types implement `request(for:)`;
+/// others (email) implement `outboxPayload(for:)` with their transport.
+/// `mobile` returns nil from both: it fans out to phones (`MobileFanout`).
 public protocol ChannelSender: Sendable {
     /// Parses and validates `config` (field errors name `config.<key>`).
     init(config: JSONFields) throws(JSONFieldError)
     /// Keys whose values are write-only (masked in answers).
     static var secretKeys: [String] { get }
+    /// The HTTP request for `notification`, or nil when the type is not
+    /// delivered over plain HTTP.
     func request(for notification: Notification) -> OutboundRequest?
+    /// What one outbox row carries for `notification` (default: the HTTP
+    /// request); nil writes no row.
+    func outboxPayload(for notification: Notification) -> OutboxPayload?
+}
+
+extension ChannelSender {
+    public func outboxPayload(for notification: Notification) -> OutboxPayload? {
+        request(for: notification).map { OutboxPayload(transport: "http", text: $0.storedText) }
+    }
+}
+
+/// The `transport` and `payload` columns of one outbox row.
+public struct OutboxPayload: Sendable, Equatable {
+    public var transport: String
+    public var text: String
+    public init(transport: String, text: String) {
+        self.transport = transport
+        self.text = text
+    }
 }
 
 public enum ChannelType: String, Sendable, CaseIterable {

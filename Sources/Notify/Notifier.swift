@@ -37,41 +37,50 @@ public final class Notifier: EventSink {
     public func didInsert(_ event: EventRecord, on c: Connection) throws(StoreError) {
         guard !event.suppressed, let kind = EventKind(rawValue: event.kind) else { return }
         let targets = Routing.channels(for: kind, monitorID: event.monitorID, suppressed: event.suppressed, among: current)
-            .filter { $0.type.deliversOverHTTP }
         if targets.isEmpty { return }
         var name = ""
         if let m = event.monitorID { name = try Monitors.find(c, id: m)?.name ?? "monitor \(m)" }
         var since = event.at
         if let i = event.incidentID, let incident = try Incidents.find(c, id: i) { since = incident.openedAt }
         let locations = ((try? JSON.parse(event.locations))?.arrayValue ?? []).compactMap(\.stringValue)
+        var queued = 0
         for ch in targets {
             let template = Notification(kind: .alert, event: kind, monitorID: event.monitorID, monitorName: name,
                                         incidentID: event.incidentID, cause: event.cause, locations: locations, at: event.at,
                                         since: since, outboxID: 0, hubName: hubName)
-            try Self.enqueue(c, channel: ch, notification: template, eventID: event.id, now: event.at)
+            queued += try queue(c, channel: ch, notification: template, eventID: event.id, now: event.at).count
         }
-        onQueued.withLock { $0 }?()
+        if queued > 0 { onQueued.withLock { $0 }?() }
     }
 
-    /// Writes one outbox row (the payload names the row's own id). Returns
-    /// its id, or nil when the type is not delivered over HTTP.
+    /// Writes the outbox rows of one notification to one channel (one row,
+    /// or one per phone for `mobile`); each payload names its own row id.
+    /// Returns the row ids. Call inside a write transaction.
     @discardableResult
-    public static func enqueue(_ c: Connection, channel ch: Channel, notification: Notification, eventID: Int64?,
-                               now: Int64) throws(StoreError) -> Int64? {
-        guard ch.type.deliversOverHTTP else { return nil }
+    public func queue(_ c: Connection, channel ch: Channel, notification: Notification, eventID: Int64?,
+                      now: Int64) throws(StoreError) -> [Int64] {
+        if ch.type == .mobile {
+            return try mobileFanout.withLock { $0 }?.queue(c, channel: ch, notification: notification, eventID: eventID, now: now) ?? []
+        }
         let sender = ch.sender
-        return try Outbox.insert(c, OutboxRecord(channelID: ch.id, eventID: eventID, kind: notification.kind.rawValue,
-                                                 payload: "{}", nextAttemptAt: now), now: now) { id in
+        guard let probe = sender.outboxPayload(for: notification) else { return [] }
+        let id = try Outbox.insert(c, OutboxRecord(channelID: ch.id, eventID: eventID, kind: notification.kind.rawValue,
+                                                   transport: probe.transport, payload: "{}", nextAttemptAt: now), now: now) { id in
             var n = notification
             n.outboxID = id
-            return sender.request(for: n)?.storedText ?? "{}"
+            return sender.outboxPayload(for: n)?.text ?? "{}"
         }
+        return [id]
     }
+
+    /// Who writes the per-phone rows of `mobile` channels (set by the push side).
+    let mobileFanout = Mutex<(any MobileFanout)?>(nil)
+    public func setMobileFanout(_ f: any MobileFanout) { mobileFanout.withLock { $0 = f } }
 }
 
-extension ChannelType {
-    /// email (SMTP) and mobile (push relay) come in later slices.
-    public var deliversOverHTTP: Bool { self != .email && self != .mobile }
+/// Writes one `push` outbox row per phone that a `mobile` channel reaches.
+public protocol MobileFanout: Sendable {
+    func queue(_ c: Connection, channel: Channel, notification: Notification, eventID: Int64?, now: Int64) throws(StoreError) -> [Int64]
 }
 
 extension Channel {

@@ -1,6 +1,7 @@
 import Core
 import Net
 import Store
+import Synchronization
 
 /// The alerting runtime: the channel cache (the recorder's `EventSink`), the
 /// delivery worker, and the channel operations the API needs. Every channel
@@ -15,7 +16,7 @@ public final class NotifyService: Sendable {
         self.database = database
         notifier = Notifier(hubName: hubName)
         engine = ClientEngine(loops: 1, maxConcurrent: 64, extraCAFile: extraCAFile)
-        worker = DeliveryWorker(database: database, engine: engine)
+        worker = DeliveryWorker(database: database, transports: [HTTPTransport(engine: engine)])
         let worker = self.worker
         notifier.setOnQueued { worker.wake() }
     }
@@ -23,8 +24,17 @@ public final class NotifyService: Sendable {
     /// Loads the channels (call before monitoring starts) and starts delivering.
     public func start() throws {
         try database.read { c in try notifier.reload(c) }
+        let released = try database.write { c in try Outbox.releaseClaims(c, now: Time.now()) }
+        if released > 0 { Log.shared.info("notifications interrupted by a restart are sent again", ["rows": "\(released)"]) }
         worker.start()
     }
+
+    /// Whether a monitor is quiet (in maintenance or muted) at a time: no
+    /// reminders then, and its outage stays off the Live Activity. Set by the
+    /// wiring (the maintenance calendar lives in Monitoring).
+    let quiet = Mutex<@Sendable (_ monitorID: Int64, _ at: Int64) -> Bool>({ _, _ in false })
+    public func setQuietCheck(_ f: @escaping @Sendable (_ monitorID: Int64, _ at: Int64) -> Bool) { quiet.withLock { $0 = f } }
+    func isQuiet(_ monitorID: Int64, at: Int64) -> Bool { quiet.withLock { $0 }(monitorID, at) }
 
     public func stop() {
         worker.stop()
@@ -59,16 +69,16 @@ public final class NotifyService: Sendable {
         }
     }
 
-    /// Queues a test notification (no event, no filters). nil when the type
-    /// is not delivered over HTTP yet (email, mobile).
-    public func sendTest(_ channel: Channel) throws -> Int64? {
+    /// Queues a test notification (no event, no filters): one row, or one per
+    /// phone for `mobile` (none when no phone is enrolled).
+    public func sendTest(_ channel: Channel) throws -> [Int64] {
         let now = Time.now()
-        let id = try database.write { c in
-            try Notifier.enqueue(c, channel: channel,
-                                 notification: .test(channelName: channel.name, at: now, outboxID: 0, hubName: notifier.hubName),
-                                 eventID: nil, now: now)
+        let ids = try database.write { c in
+            try notifier.queue(c, channel: channel,
+                               notification: .test(channelName: channel.name, at: now, outboxID: 0, hubName: notifier.hubName),
+                               eventID: nil, now: now)
         }
-        if id != nil { worker.wake() }
-        return id
+        if !ids.isEmpty { worker.wake() }
+        return ids
     }
 }

@@ -57,4 +57,11 @@ public enum Events {
 /// Notify module implements it; Monitoring only knows this protocol).
 public protocol EventSink: Sendable {
     func didInsert(_ event: EventRecord, on c: Connection) throws(StoreError)
+    /// Incidents of `monitorID` opened or closed in this transaction (the
+    /// Live Activity follows the set of down monitors, events or not).
+    func incidentsChanged(monitorID: Int64, on c: Connection) throws(StoreError)
+}
+
+extension EventSink {
+    public func incidentsChanged(monitorID: Int64, on c: Connection) throws(StoreError) {}
 }

@@ -20,6 +20,7 @@ public enum Migrations {
         Schema0003.migration,
         Schema0004.migration,
         Schema0005.migration,
+        Schema0006.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

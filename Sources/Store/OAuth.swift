@@ -110,7 +110,8 @@ public enum OAuthStore {
     }
 
     /// Ends a sign-in: marks it revoked and deletes every token it issued
-    /// (access and refresh), so nothing it handed out works any more.
+    /// (access and refresh) and every phone enrolled on it, so nothing it
+    /// handed out works any more.
     /// Returns false if it was already revoked or does not exist.
     @discardableResult
     public static func revokeSignIn(_ c: Connection, id: Int64, now: Int64) throws(StoreError) -> Bool {
@@ -118,6 +119,8 @@ public enum OAuthStore {
                       [.integer(now), .integer(id)])
         let changed = c.changes > 0
         try c.execute("DELETE FROM oauth_tokens WHERE signin_id = ?", [.integer(id)])
+        // Its phones stop getting notifications at once (SPEC §6).
+        try MobileDevices.deleteForSignIn(c, signInID: id)
         return changed
     }
 

@@ -1,11 +1,18 @@
-/// A row of `outbox`: one notification to one channel.
+/// A row of `outbox`: one notification to one channel (or, for a Live
+/// Activity, to one phone).
 public struct OutboxRecord: Sendable, Equatable {
     public var id: Int64 = 0
-    public var channelID: Int64
+    /// nil for Live Activity messages.
+    public var channelID: Int64?
     public var eventID: Int64?
-    /// `alert`, `reminder` or `test`.
+    /// `alert`, `reminder`, `test` or `liveactivity`.
     public var kind: String
-    /// The built request as JSON (method, url, headers, body).
+    /// Who delivers it: `http`, `smtp` or `push`.
+    public var transport: String = "http"
+    /// The phone a `push` row is for.
+    public var deviceID: Int64?
+    /// What to send, as JSON: the built request (`http`), the message
+    /// (`smtp`), or the relay message (`push`).
     public var payload: String
     public var status: String = "pending"
     public var attempts: Int64 = 0
@@ -15,16 +22,20 @@ public struct OutboxRecord: Sendable, Equatable {
     public var createdAt: Int64 = 0
     public var sentAt: Int64?
 
-    public init(channelID: Int64, eventID: Int64?, kind: String, payload: String, nextAttemptAt: Int64) {
+    public init(channelID: Int64?, eventID: Int64?, kind: String, transport: String = "http", deviceID: Int64? = nil,
+                payload: String, nextAttemptAt: Int64) {
         self.channelID = channelID
         self.eventID = eventID
         self.kind = kind
+        self.transport = transport
+        self.deviceID = deviceID
         self.payload = payload
         self.nextAttemptAt = nextAttemptAt
     }
 
     init(row r: Row) throws(StoreError) {
-        self.init(channelID: try r.int("channel_id"), eventID: try r.optionalInt("event_id"), kind: try r.text("kind"),
+        self.init(channelID: try r.optionalInt("channel_id"), eventID: try r.optionalInt("event_id"), kind: try r.text("kind"),
+                  transport: try r.text("transport"), deviceID: try r.optionalInt("device_id"),
                   payload: try r.text("payload"), nextAttemptAt: try r.int("next_attempt_at"))
         id = try r.int("id")
         status = try r.text("status")
@@ -41,8 +52,9 @@ public struct OutboxRecord: Sendable, Equatable {
 public enum Outbox {
     enum SQL {
         static let insert = """
-            INSERT INTO outbox (channel_id, event_id, kind, payload, status, attempts, next_attempt_at, created_at)
-            VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)
+            INSERT INTO outbox (channel_id, event_id, kind, transport, device_id, payload, status, attempts,
+                                next_attempt_at, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)
             """
         static let setPayload = "UPDATE outbox SET payload = ? WHERE id = ?"
         static let find = "SELECT * FROM outbox WHERE id = ?"
@@ -79,8 +91,8 @@ public enum Outbox {
     /// its result in the same transaction.
     public static func insert(_ c: Connection, _ o: OutboxRecord, now: Int64,
                               build: ((Int64) -> String)? = nil) throws(StoreError) -> Int64 {
-        try c.execute(SQL.insert, [.integer(o.channelID), SQLValue(o.eventID), .text(o.kind), .text(o.payload),
-                                   .integer(o.nextAttemptAt), .integer(now)])
+        try c.execute(SQL.insert, [SQLValue(o.channelID), SQLValue(o.eventID), .text(o.kind), .text(o.transport),
+                                   SQLValue(o.deviceID), .text(o.payload), .integer(o.nextAttemptAt), .integer(now)])
         let id = c.lastInsertRowID
         if let build {
             try c.execute(SQL.setPayload, [.text(build(id)), .integer(id)])
@@ -126,6 +138,36 @@ public enum Outbox {
     /// When the next row becomes due (nil: nothing outstanding).
     public static func nextDue(_ c: Connection) throws(StoreError) -> Int64? {
         try c.queryOne(SQL.nextDue).flatMap { r throws(StoreError) in try r.optionalInt("t") }
+    }
+
+    /// At start-up: rows left in `sending` by a hub that died mid-send are
+    /// due at once (only one hub runs on a database: it holds the lock), so a
+    /// crash costs no 120 s claim wait. They go out again with the same id.
+    @discardableResult
+    public static func releaseClaims(_ c: Connection, now: Int64) throws(StoreError) -> Int {
+        try c.execute("UPDATE outbox SET status = 'pending', next_attempt_at = ?, claimed_until = NULL WHERE status = 'sending'",
+                      [.integer(now)])
+        return c.changes
+    }
+
+    /// Deletes settled rows (`sent`, `failed`) created before `before`.
+    @discardableResult
+    public static func prune(_ c: Connection, before: Int64, limit: Int = 10_000) throws(StoreError) -> Int {
+        try c.execute("""
+            DELETE FROM outbox WHERE id IN (
+                SELECT id FROM outbox WHERE created_at < ? AND status IN ('sent', 'failed') LIMIT ?)
+            """, [.integer(before), .integer(Int64(limit))])
+        return c.changes
+    }
+
+    /// A phone is gone: its undelivered rows fail with `reason`.
+    @discardableResult
+    public static func failPending(_ c: Connection, deviceID: Int64, reason: String) throws(StoreError) -> Int {
+        try c.execute("""
+            UPDATE outbox SET status = 'failed', claimed_until = NULL, last_error = ?
+            WHERE device_id = ? AND status IN ('pending', 'sending')
+            """, [.text(reason), .integer(deviceID)])
+        return c.changes
     }
 
     public static func forChannel(_ c: Connection, channelID: Int64) throws(StoreError) -> [OutboxRecord] {

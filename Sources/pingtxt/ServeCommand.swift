@@ -55,6 +55,7 @@ enum ServeCommand {
         let notify = NotifyService(database: db, hubName: config.hub.name, extraCAFile: monitorSettings.extraCAFile)
         try notify.start()
         let monitoring = MonitoringService(database: db, settings: monitorSettings, eventSink: notify.notifier)
+        notify.setQuietCheck { [weak monitoring] id, at in monitoring?.isInMaintenance(id, at: at) ?? false }
         try monitoring.start()
         let app = Application(database: db, settings: settings, monitoring: monitoring, notify: notify)
         let server: HTTPServer

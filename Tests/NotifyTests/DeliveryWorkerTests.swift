@@ -44,7 +44,7 @@ import Glibc
             db = try Database(path: "\(dir)/hub.db")
             receiver = try RecordingHTTPReceiver()
             let clock = self.clock
-            worker = DeliveryWorker(database: db, engine: engine, claimSeconds: 60, timeoutMillis: 3_000) { clock.now }
+            worker = DeliveryWorker(database: db, transports: [HTTPTransport(engine: engine, timeoutMillis: 3_000)], claimSeconds: 60) { clock.now }
             let url = receiver.baseURL + "/hook"
             let record = try db.write { c in
                 try Channels.insert(c, ChannelRecord(name: "hook", type: "webhook", enabled: true, events: "[\"monitor_down\"]",
@@ -65,8 +65,8 @@ import Glibc
         func enqueue() throws -> Int64 {
             let t = clock.now
             return try db.write { c in
-                try Notifier.enqueue(c, channel: channel, notification: .test(channelName: "hook", at: t, outboxID: 0),
-                                     eventID: nil, now: t)!
+                try Notifier().queue(c, channel: channel, notification: .test(channelName: "hook", at: t, outboxID: 0),
+                                     eventID: nil, now: t)[0]
             }
         }
 

@@ -74,8 +74,9 @@ struct ChannelRoutes {
     func test(_ req: HTTPRequest) throws -> HTTPResponse {
         _ = try access.check(req, .write)
         let ch = try Channel(record: try find(try req.intParameter("id")))
-        let id = try notify.sendTest(ch)
-        return .json(.object(JSONObject([("queued", .bool(id != nil)), ("outbox_id", .from(id))])))
+        let ids = try notify.sendTest(ch)
+        return .json(.object(JSONObject([("queued", .bool(!ids.isEmpty)), ("outbox_id", .from(ids.first)),
+                                         ("outbox_ids", .array(ids.map { .int($0) }))])))
     }
 
     /// A full channel from a POST body, or a PATCH merged over `existing`.

@@ -87,6 +87,7 @@ public struct ResultRecorder: Sendable {
 
     private func write(_ effects: [Effect], monitorID: Int64, at: Int64, on c: Connection) throws {
         var lastClosed: Int64?
+        var incidentsChanged = false
         for effect in effects {
             switch effect {
             case .statusChanged:
@@ -95,10 +96,12 @@ public struct ResultRecorder: Sendable {
                 if try Incidents.findOpen(c, monitorID: monitorID, kind: kind.rawValue) == nil {
                     _ = try Incidents.open(c, monitorID: monitorID, kind: kind.rawValue, cause: cause,
                                            locations: Self.jsonList(locations), at: at)
+                    incidentsChanged = true
                 }
             case .closeIncident(let kind, _):
                 if let closed = try Incidents.close(c, monitorID: monitorID, kind: kind.rawValue, at: at) {
                     lastClosed = closed.id
+                    incidentsChanged = true
                 }
             case .timeline(let kind, let event, let detail):
                 if let open = try Incidents.findOpen(c, monitorID: monitorID, kind: kind.rawValue) {
@@ -118,6 +121,7 @@ public struct ResultRecorder: Sendable {
                 try sink?.didInsert(event, on: c)
             }
         }
+        if incidentsChanged { try sink?.incidentsChanged(monitorID: monitorID, on: c) }
     }
 
     static func jsonList(_ items: [String]) -> String {

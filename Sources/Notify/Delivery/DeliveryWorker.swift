@@ -1,6 +1,4 @@
 import Core
-import HTTP
-import Net
 import Store
 import Synchronization
 
@@ -10,28 +8,29 @@ public enum DeliveryDecision: Sendable, Equatable {
     case retry(at: Int64, error: String)
     case failed(error: String)
 
+    public static func decide(_ verdict: AttemptVerdict, createdAt: Int64, attempts: Int64, now: Int64, jitter: Double,
+                              backoff: Backoff = Backoff()) -> DeliveryDecision {
+        switch verdict {
+        case .sent: return .sent
+        case .permanent(let error): return .failed(error: error)
+        case .temporary(let error, let retryAfter):
+            guard let at = backoff.nextAttempt(now: now, createdAt: createdAt, attempts: attempts, retryAfter: retryAfter,
+                                               jitter: jitter) else {
+                return .failed(error: error + " (gave up after 24 h)")
+            }
+            return .retry(at: at, error: error)
+        }
+    }
+
     /// `status` is the peer's answer, or nil with `failure` on a network error.
     public static func decide(status: Int?, retryAfter: String?, failure: String?, createdAt: Int64, attempts: Int64,
                               now: Int64, jitter: Double, backoff: Backoff = Backoff()) -> DeliveryDecision {
-        let error: String
-        if let status {
-            switch Backoff.classify(status: status) {
-            case .sent: return .sent
-            case .permanent: return .failed(error: "HTTP \(status)")
-            case .retry: error = "HTTP \(status)"
-            }
-        } else {
-            error = failure ?? "network error"
-        }
-        let after = status == nil ? nil : Backoff.parseRetryAfter(retryAfter)
-        guard let at = backoff.nextAttempt(now: now, createdAt: createdAt, attempts: attempts, retryAfter: after, jitter: jitter) else {
-            return .failed(error: error + " (gave up after 24 h)")
-        }
-        return .retry(at: at, error: error)
+        decide(.http(status: status, retryAfter: retryAfter, failure: failure), createdAt: createdAt, attempts: attempts,
+               now: now, jitter: jitter, backoff: backoff)
     }
 }
 
-/// One thread that delivers due outbox rows with the client engine. Rows are
+/// One thread that delivers due outbox rows through their transports. Rows are
 /// claimed with a compare-and-set UPDATE (`pending` and due → `sending` until
 /// `claimed_until`), sent concurrently, then marked `sent`, rescheduled, or
 /// `failed`. A row whose claim expired (the hub died mid-send) is claimed
@@ -40,23 +39,21 @@ public enum DeliveryDecision: Sendable, Equatable {
 /// message twice, and it can tell by the id.
 public final class DeliveryWorker: Sendable {
     let database: Database
-    let engine: ClientEngine
+    let transports: [String: any DeliveryTransport]
     let backoff: Backoff
     /// How long a claim lasts: longer than any request can take.
     let claimSeconds: Int64
-    let timeoutMillis: Int
     let clock: @Sendable () -> Int64
     let wakeup = Semaphore()
     let stopped = Atomic<Bool>(false)
     let thread = Mutex<ThreadHandle?>(nil)
 
-    public init(database: Database, engine: ClientEngine, backoff: Backoff = Backoff(), claimSeconds: Int64 = 120,
-                timeoutMillis: Int = 15_000, clock: @escaping @Sendable () -> Int64 = { Time.now() }) {
+    public init(database: Database, transports: [any DeliveryTransport], backoff: Backoff = Backoff(), claimSeconds: Int64 = 120,
+                clock: @escaping @Sendable () -> Int64 = { Time.now() }) {
         self.database = database
-        self.engine = engine
+        self.transports = Dictionary(transports.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         self.backoff = backoff
         self.claimSeconds = claimSeconds
-        self.timeoutMillis = timeoutMillis
         self.clock = clock
     }
 
@@ -99,25 +96,21 @@ public final class DeliveryWorker: Sendable {
         if rows.isEmpty { return 0 }
         let done = Semaphore()
         let decisions = Mutex<[(Int64, DeliveryDecision)]>([])
-        for row in rows {
-            guard let req = OutboundRequest(storedText: row.payload) else {
-                decisions.withLock { $0.append((row.id, .failed(error: "unreadable payload"))) }
-                done.post()
+        let byID = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let (backoff, clock) = (backoff, clock)
+        let report: @Sendable (Int64, AttemptVerdict) -> Void = { id, verdict in
+            guard let row = byID[id] else { return }
+            let d = DeliveryDecision.decide(verdict, createdAt: row.createdAt, attempts: row.attempts, now: clock(),
+                                            jitter: Double.random(in: 0..<1), backoff: backoff)
+            decisions.withLock { $0.append((id, d)) }
+            done.post()
+        }
+        for (name, group) in Dictionary(grouping: rows, by: \.transport) {
+            guard let transport = transports[name] else {
+                for row in group { report(row.id, .permanent(error: "no transport \(name) in this hub")) }
                 continue
             }
-            var cr = ClientRequest(method: req.method, url: req.url, headers: req.headers.map { ($0.name, $0.value) }, body: req.body)
-            cr.timeoutMillis = timeoutMillis
-            cr.followRedirects = false
-            cr.maxBodyBytes = 64 << 10
-            let (backoff, clock) = (backoff, clock)
-            engine.execute(cr) { result in
-                let decision = DeliveryDecision.decide(
-                    status: result.response?.status, retryAfter: result.response?.headers["Retry-After"],
-                    failure: result.errorDescription ?? result.failure.map { "\($0)" }, createdAt: row.createdAt,
-                    attempts: row.attempts, now: clock(), jitter: Double.random(in: 0..<1), backoff: backoff)
-                decisions.withLock { $0.append((row.id, decision)) }
-                done.post()
-            }
+            transport.deliver(group, report: report)
         }
         for _ in rows { done.wait() }
         let all = decisions.withLock { $0 }

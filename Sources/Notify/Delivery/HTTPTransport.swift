@@ -1,0 +1,34 @@
+import Core
+import Net
+import Store
+
+/// `http` rows: the stored request is sent as is, concurrently on the
+/// client engine. Redirects are not followed (a webhook that moved is a
+/// configuration error the admin should see).
+public struct HTTPTransport: DeliveryTransport {
+    public let name = "http"
+    let engine: ClientEngine
+    let timeoutMillis: Int
+
+    public init(engine: ClientEngine, timeoutMillis: Int = 15_000) {
+        self.engine = engine
+        self.timeoutMillis = timeoutMillis
+    }
+
+    public func deliver(_ rows: [OutboxRecord], report: @escaping @Sendable (Int64, AttemptVerdict) -> Void) {
+        for row in rows {
+            guard let req = OutboundRequest(storedText: row.payload) else {
+                report(row.id, .permanent(error: "unreadable payload"))
+                continue
+            }
+            var cr = ClientRequest(method: req.method, url: req.url, headers: req.headers.map { ($0.name, $0.value) }, body: req.body)
+            cr.timeoutMillis = timeoutMillis
+            cr.followRedirects = false
+            cr.maxBodyBytes = 64 << 10
+            engine.execute(cr) { result in
+                report(row.id, .http(status: result.response?.status, retryAfter: result.response?.headers["Retry-After"],
+                                     failure: result.errorDescription ?? result.failure.map { "\($0)" }))
+            }
+        }
+    }
+}
