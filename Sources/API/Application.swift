@@ -60,7 +60,10 @@ public final class Application: Sendable {
             IncidentRoutes(access: access, monitoring: monitoring).register(&r)
             MaintenanceRoutes(access: access, monitoring: monitoring).register(&r)
             PingRoutes(monitoring: monitoring).register(&r)
-            if let notify { ChannelRoutes(access: access, notify: notify).register(&r) }
+            if let notify {
+                ChannelRoutes(access: access, notify: notify).register(&r)
+                SettingsRoutes(access: access, notify: notify).register(&r)
+            }
             TokenRoutes(service: oauth, issuer: issuer).register(&r)
             AuthorizeRoutes(service: oauth, signIn: web, issuer: issuer, hubName: settings.hubName).register(&r)
             ConnectedAppsRoutes(access: access, service: oauth).register(&r)

@@ -14,6 +14,11 @@ public struct ThreadHandle: Sendable {
     public func join() {
         pthread_join(thread, nil)
     }
+
+    /// Lets the thread's resources go when it ends (nobody will join it).
+    public func detach() {
+        pthread_detach(thread)
+    }
 }
 
 private final class ThreadBox: @unchecked Sendable {

@@ -60,7 +60,7 @@ public final class Notifier: EventSink {
     public func queue(_ c: Connection, channel ch: Channel, notification: Notification, eventID: Int64?,
                       now: Int64) throws(StoreError) -> [Int64] {
         if ch.type == .mobile {
-            return try mobileFanout.withLock { $0 }?.queue(c, channel: ch, notification: notification, eventID: eventID, now: now) ?? []
+            return try mobilePush.withLock { $0 }?.queue(c, channel: ch, notification: notification, eventID: eventID, now: now) ?? []
         }
         let sender = ch.sender
         guard let probe = sender.outboxPayload(for: notification) else { return [] }
@@ -73,14 +73,24 @@ public final class Notifier: EventSink {
         return [id]
     }
 
-    /// Who writes the per-phone rows of `mobile` channels (set by the push side).
-    let mobileFanout = Mutex<(any MobileFanout)?>(nil)
-    public func setMobileFanout(_ f: any MobileFanout) { mobileFanout.withLock { $0 = f } }
+    public func incidentsChanged(monitorID: Int64, on c: Connection) throws(StoreError) {
+        guard let push = mobilePush.withLock({ $0 }) else { return }
+        if try push.incidentsChanged(c, now: Time.now()) > 0 { onQueued.withLock { $0 }?() }
+    }
+
+    /// The phones' side (set by the push service): per-phone rows of `mobile`
+    /// channels and the Live Activity.
+    let mobilePush = Mutex<(any MobilePush)?>(nil)
+    public func setMobilePush(_ p: any MobilePush) { mobilePush.withLock { $0 = p } }
 }
 
-/// Writes one `push` outbox row per phone that a `mobile` channel reaches.
-public protocol MobileFanout: Sendable {
+/// What the notifier needs from the push side.
+public protocol MobilePush: Sendable {
+    /// Writes one `push` outbox row per phone that a `mobile` channel reaches.
     func queue(_ c: Connection, channel: Channel, notification: Notification, eventID: Int64?, now: Int64) throws(StoreError) -> [Int64]
+    /// The set of open incidents changed: bring the Live Activities up to
+    /// date. Returns how many rows it queued.
+    func incidentsChanged(_ c: Connection, now: Int64) throws(StoreError) -> Int
 }
 
 extension Channel {

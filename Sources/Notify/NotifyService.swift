@@ -11,19 +11,31 @@ public final class NotifyService: Sendable {
     public let notifier: Notifier
     let engine: ClientEngine
     let worker: DeliveryWorker
+    /// Phones: push relay settings, per-phone rows, the Live Activity.
+    public let push: PushService
+    let quiet = QuietCheck()
 
-    public init(database: Database, hubName: String = "pingtxt", extraCAFile: String? = nil) {
+    /// `publicURL` is what the relay is told to show for this hub.
+    public init(database: Database, hubName: String = "pingtxt", publicURL: String = "", extraCAFile: String? = nil) {
         self.database = database
-        notifier = Notifier(hubName: hubName)
+        let notifier = Notifier(hubName: hubName)
+        self.notifier = notifier
         engine = ClientEngine(loops: 1, maxConcurrent: 64, extraCAFile: extraCAFile)
-        worker = DeliveryWorker(database: database, transports: [HTTPTransport(engine: engine)])
+        let wake = WakeBox()
+        let quiet = self.quiet
+        push = PushService(database: database, engine: engine, hubName: hubName, publicURL: publicURL,
+                           channels: { notifier.current }, quiet: { quiet($0, $1) }, wake: { wake.fire() })
+        worker = DeliveryWorker(database: database, transports: [HTTPTransport(engine: engine), PushTransport(service: push)])
         let worker = self.worker
+        wake.set { worker.wake() }
         notifier.setOnQueued { worker.wake() }
+        notifier.setMobilePush(push)
     }
 
     /// Loads the channels (call before monitoring starts) and starts delivering.
     public func start() throws {
         try database.read { c in try notifier.reload(c) }
+        try push.start()
         let released = try database.write { c in try Outbox.releaseClaims(c, now: Time.now()) }
         if released > 0 { Log.shared.info("notifications interrupted by a restart are sent again", ["rows": "\(released)"]) }
         worker.start()
@@ -32,11 +44,11 @@ public final class NotifyService: Sendable {
     /// Whether a monitor is quiet (in maintenance or muted) at a time: no
     /// reminders then, and its outage stays off the Live Activity. Set by the
     /// wiring (the maintenance calendar lives in Monitoring).
-    let quiet = Mutex<@Sendable (_ monitorID: Int64, _ at: Int64) -> Bool>({ _, _ in false })
-    public func setQuietCheck(_ f: @escaping @Sendable (_ monitorID: Int64, _ at: Int64) -> Bool) { quiet.withLock { $0 = f } }
-    func isQuiet(_ monitorID: Int64, at: Int64) -> Bool { quiet.withLock { $0 }(monitorID, at) }
+    public func setQuietCheck(_ f: @escaping @Sendable (_ monitorID: Int64, _ at: Int64) -> Bool) { quiet.set(f) }
+    func isQuiet(_ monitorID: Int64, at: Int64) -> Bool { quiet(monitorID, at) }
 
     public func stop() {
+        push.stop()
         worker.stop()
         engine.shutdown()
     }
@@ -81,4 +93,18 @@ public final class NotifyService: Sendable {
         if !ids.isEmpty { worker.wake() }
         return ids
     }
+}
+
+/// A replaceable "is this monitor quiet" predicate, shared by reference.
+final class QuietCheck: Sendable {
+    private let f = Mutex<@Sendable (Int64, Int64) -> Bool>({ _, _ in false })
+    func set(_ g: @escaping @Sendable (Int64, Int64) -> Bool) { f.withLock { $0 = g } }
+    func callAsFunction(_ monitorID: Int64, _ at: Int64) -> Bool { f.withLock { $0 }(monitorID, at) }
+}
+
+/// Wakes the delivery worker, which exists only after the push service.
+final class WakeBox: Sendable {
+    private let f = Mutex<(@Sendable () -> Void)?>(nil)
+    func set(_ g: @escaping @Sendable () -> Void) { f.withLock { $0 = g } }
+    func fire() { f.withLock { $0 }?() }
 }

@@ -90,7 +90,7 @@ public final class DeliveryWorker: Sendable {
 
     /// Claims and sends one batch; returns how many rows it handled.
     @discardableResult
-    public func deliverDue(limit: Int = 32) throws -> Int {
+    public func deliverDue(limit: Int = 500) throws -> Int {
         let now = clock()
         let rows = try database.write { c in try Outbox.claim(c, now: now, claimUntil: now + claimSeconds, limit: limit) }
         if rows.isEmpty { return 0 }

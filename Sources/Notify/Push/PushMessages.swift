@@ -1,0 +1,90 @@
+import Core
+
+/// The relay messages of SPEC §6, built as pure functions (tested against
+/// tables): one alert to one phone, and the Live Activity start, update and
+/// end. The message id is the outbox row's (`outbox-<id>`), so a retry after
+/// a crash carries the same id and the relay can drop the duplicate.
+public enum PushMessages {
+    /// Where a message goes.
+    public struct Device: Sendable, Equatable {
+        public var platform: String
+        public var token: String
+        public init(platform: String, token: String) {
+            self.platform = platform
+            self.token = token
+        }
+    }
+
+    /// How long the platform keeps trying a phone that is off: an alert a day
+    /// old is still worth seeing; a test is not.
+    static let alertLifetime: Int64 = 86_400
+    static let testLifetime: Int64 = 3_600
+
+    /// `time-sensitive` for what needs someone now, `passive` for tests.
+    public static func interruptionLevel(_ n: Notification) -> String {
+        switch n.event {
+        case nil: "passive"
+        case .monitorDown?, .agentOffline?: "time-sensitive"
+        default: "active"
+        }
+    }
+
+    /// Title and body for a phone: short, with what, where and since when.
+    /// `API is down` / `HTTP 503 from hub, eu-west · since 10:02 UTC`.
+    public static func texts(_ n: Notification) -> (title: String, body: String) {
+        let again = n.kind == .reminder ? "still " : ""
+        let from = n.locations.isEmpty ? "" : " from " + n.locations.joined(separator: ", ")
+        let cause = n.cause.isEmpty ? "" : n.cause
+        let since = " · since \(Texts.clock(n.since))"
+        switch n.event {
+        case nil:
+            return ("Test notification", "Push from \(n.hubName) works (channel \"\(n.monitorName)\").")
+        case .monitorDown?:
+            return ("\(n.monitorName) is \(again)down", (cause.isEmpty ? "Down" : cause) + from + since)
+        case .monitorDegraded?:
+            return ("\(n.monitorName) is \(again)degraded", (cause.isEmpty ? "Degraded" : cause) + from + since)
+        case .monitorUp?:
+            return ("\(n.monitorName) is up", "Back after \(Texts.duration(n.at - n.since)) (down since \(Texts.clock(n.since)))")
+        case .expiry?:
+            return ("\(n.monitorName): certificate expires soon", cause.isEmpty ? "Renew the certificate." : cause)
+        case .agentOffline?:
+            return ("Agent \(n.monitorName) is \(again)offline", "Not heard from" + since)
+        case .agentOnline?:
+            return ("Agent \(n.monitorName) is online", "Back after \(Texts.duration(n.at - n.since))")
+        }
+    }
+
+    /// An alert (or reminder, or test) for one phone.
+    public static func alert(_ n: Notification, to device: Device, hubID: String) -> JSON {
+        let (title, body) = texts(n)
+        let thread = n.monitorID.map { "monitor-\($0)" } ?? (n.event == nil ? "test" : "hub")
+        var aps = JSONObject()
+        aps["alert"] = .object(JSONObject([("title", .string(title)), ("body", .string(body))]))
+        aps["sound"] = .string("default")
+        if let e = n.event { aps["category"] = .string(e.category) }
+        aps["thread-id"] = .string(thread)
+        aps["interruption-level"] = .string(interruptionLevel(n))
+        var payload = JSONObject()
+        payload["aps"] = .object(aps)
+        payload["hub_id"] = .string(hubID)
+        payload["event"] = .string(n.event?.rawValue ?? "test")
+        if let m = n.monitorID { payload["monitor_id"] = .int(m) }
+        if let i = n.incidentID { payload["incident_id"] = .int(i) }
+        return message(id: n.messageID, device: device, kind: "alert", priority: 10, collapseID: thread,
+                       expiresAt: n.at + (n.event == nil ? testLifetime : alertLifetime), payload: payload)
+    }
+
+    static func message(id: String, device: Device, kind: String, priority: Int64, collapseID: String?, expiresAt: Int64,
+                        payload: JSONObject) -> JSON {
+        var m = JSONObject()
+        m["id"] = .string(id)
+        m["platform"] = .string(device.platform)
+        m["token"] = .string(device.token)
+        m["kind"] = .string(kind)
+        m["priority"] = .int(priority)
+        if let collapseID { m["collapse_id"] = .string(collapseID) }
+        m["expires_at"] = .int(expiresAt)
+        m["payload"] = .object(payload)
+        return .object(m)
+    }
+}

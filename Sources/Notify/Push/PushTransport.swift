@@ -1,0 +1,84 @@
+import Core
+import Store
+
+/// `push` rows: relay messages, sent in requests of at most 500 (SPEC §6).
+/// Each claim is sent on its own short-lived thread so a slow relay never
+/// holds up webhooks claimed beside it. Per-message results decide each row;
+/// `invalid_token` removes the phone; a 401 registers again once and retries.
+public struct PushTransport: DeliveryTransport {
+    public let name = "push"
+    let service: PushService
+    static let batchSize = 500
+
+    public init(service: PushService) { self.service = service }
+
+    public func deliver(_ rows: [OutboxRecord], report: @escaping @Sendable (Int64, AttemptVerdict) -> Void) {
+        let service = self.service
+        startThread(name: "push-send") { Self.send(rows, service: service, report: report) }.detach()
+    }
+
+    static func send(_ rows: [OutboxRecord], service: PushService, report: @escaping @Sendable (Int64, AttemptVerdict) -> Void) {
+        guard service.settings.enabled else {
+            for r in rows { report(r.id, .permanent(error: "mobile push is turned off")) }
+            return
+        }
+        var messages: [(row: OutboxRecord, id: String, json: JSON)] = []
+        for r in rows {
+            guard let json = try? JSON.parse(r.payload), let id = json["id"]?.stringValue else {
+                report(r.id, .permanent(error: "unreadable payload"))
+                continue
+            }
+            messages.append((r, id, json))
+        }
+        var start = 0
+        while start < messages.count {
+            let batch = Array(messages[start..<min(start + batchSize, messages.count)])
+            start += batchSize
+            sendBatch(batch, service: service, report: report)
+        }
+    }
+
+    private static func sendBatch(_ batch: [(row: OutboxRecord, id: String, json: JSON)], service: PushService,
+                                  report: @escaping @Sendable (Int64, AttemptVerdict) -> Void) {
+        func all(_ v: AttemptVerdict) { for m in batch { report(m.row.id, v) } }
+        var credentials: (key: String, settings: PushSettings)
+        switch service.hubKey() {
+        case .success(let k): credentials = k
+        case .failure(let e): return all(.temporary(error: "not registered with the relay: \(e.message)", retryAfter: nil))
+        }
+        var outcome = service.relay.send(relayURL: credentials.settings.relayURL, hubKey: credentials.key,
+                                         hubID: credentials.settings.hubID, messages: batch.map(\.json))
+        if case .unauthorized = outcome {
+            // The relay forgot us (or was reset): register again once, then retry.
+            switch service.register(replacing: credentials.key) {
+            case .success(let k): credentials = k
+            case .failure(let e): return all(.temporary(error: "relay refused the hub key; registering again failed: \(e.message)",
+                                                        retryAfter: nil))
+            }
+            outcome = service.relay.send(relayURL: credentials.settings.relayURL, hubKey: credentials.key,
+                                         hubID: credentials.settings.hubID, messages: batch.map(\.json))
+        }
+        switch outcome {
+        case .unauthorized:
+            all(.temporary(error: "relay refused the hub key twice", retryAfter: nil))
+        case .failed(let v):
+            all(v)
+        case .results(let results):
+            for m in batch {
+                guard let r = results[m.id] else {
+                    report(m.row.id, .temporary(error: "relay gave no result for \(m.id)", retryAfter: nil))
+                    continue
+                }
+                switch r.status {
+                case "sent":
+                    report(m.row.id, .sent)
+                case "invalid_token":
+                    if let d = m.row.deviceID { service.dropDevice(d) }
+                    report(m.row.id, .permanent(error: "invalid_token: the phone was removed"))
+                default:
+                    report(m.row.id, .temporary(error: "relay: \(r.error ?? r.status)", retryAfter: nil))
+                }
+            }
+        }
+    }
+}
