@@ -190,6 +190,21 @@ import Testing
         #expect(try #require(try devices(hub, b).first)["live_activity"] == ["start_token": false, "activity_id": .null])
     }
 
+    @Test func aSignInKeepsAtMostTwentyPhones() throws {
+        let hub = try HubProcess()
+        let a = try signIn(hub)
+        var ids: [Int64] = []
+        for i in 0..<21 {
+            ids.append(try #require(try expectJSON(try enroll(hub, a, push: "token-\(i)"), 201)["id"]?.intValue))
+        }
+        // The oldest enrollment made room (same second: the lower id is older).
+        #expect(try devices(hub, a).compactMap { $0["id"]?.intValue } == Array(ids.dropFirst()))
+        // Another sign-in's phones are not counted.
+        let b = try signIn(hub)
+        _ = try expectJSON(try enroll(hub, b, push: "other"), 201)
+        #expect(try devices(hub, a).count == 20)
+    }
+
     @Test func revokingTheSignInThroughConnectedAppsRemovesItsPhones() throws {
         let hub = try HubProcess()
         let admin = try hub.token()

@@ -89,12 +89,32 @@ struct MobileRoutes {
         let now = clock()
         let record = MobileDeviceRecord(signInID: signInID, userID: p.user.id, platform: input.platform, token: input.token,
                                         name: input.name, appVersion: input.appVersion)
-        let (device, created) = try database.write { c in try MobileDevices.enroll(c, record, now: now) }
+        let (device, created) = try database.write { c in
+            let result = try MobileDevices.enroll(c, record, now: now)
+            if result.created { try Self.dropOldest(c, signInID: signInID, keeping: result.device.id) }
+            return result
+        }
         if created {
             Log.shared.info("mobile device enrolled", ["device_id": "\(device.id)", "signin_id": "\(signInID)",
                                                        "platform": device.platform])
         }
         return .json(MobileInput.device(device), status: created ? 201 : 200)
+    }
+
+    /// One sign-in is one app install, so a handful of rows at most (a new
+    /// push token after a restore leaves the old row until the relay reports
+    /// it invalid). The bound keeps a leaked access token from filling the
+    /// table, and the relay's queue, with made-up phones; the oldest
+    /// enrollment goes rather than refusing the phone that is enrolling now.
+    static let maxDevicesPerSignIn = 20
+
+    static func dropOldest(_ c: Connection, signInID: Int64, keeping id: Int64) throws {
+        let all = try MobileDevices.forSignIn(c, signInID: signInID)
+        guard all.count > maxDevicesPerSignIn else { return }
+        let stale = all.filter { $0.id != id }.sorted { ($0.updatedAt, $0.id) < ($1.updatedAt, $1.id) }
+        for d in stale.prefix(all.count - maxDevicesPerSignIn) {
+            try MobileDevices.delete(c, id: d.id, reason: "replaced by a newer phone of the sign-in")
+        }
     }
 
     /// The phones of this sign-in only: another sign-in of the same user is
