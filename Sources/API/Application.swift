@@ -66,7 +66,8 @@ public final class Application: Sendable {
             }
             TokenRoutes(service: oauth, issuer: issuer).register(&r)
             AuthorizeRoutes(service: oauth, signIn: web, issuer: issuer, hubName: settings.hubName).register(&r)
-            ConnectedAppsRoutes(access: access, service: oauth).register(&r)
+            ConnectedAppsRoutes(access: access, service: oauth, database: database).register(&r)
+            MobileRoutes(access: access, database: database, settings: settings, notify: notify).register(&r)
         }
     }
 }

@@ -27,10 +27,10 @@ extension OpenAPIDocument {
                   auth: "public", request: ref("RevokeRequest"), success: (200, nil), requestType: form),
         Operation(method: "get", path: "/api/connected-apps",
                   summary: "The caller's OAuth sign-ins (connected apps). Admins: ?all=true or ?user_id= for other users'. "
-                      + "devices is empty until mobile devices are registered.",
+                      + "devices are the phones enrolled on each sign-in (no push tokens).",
                   auth: "read account", success: (200, list("ConnectedApp"))),
         Operation(method: "delete", path: "/api/connected-apps/{id}",
-                  summary: "Revoke a sign-in and every token it issued (admins: anyone's; others' are 404).",
+                  summary: "Revoke a sign-in, every token it issued and its phones (admins: anyone's; others' are 404).",
                   auth: "write account", success: (204, nil)),
     ]
 
@@ -69,6 +69,6 @@ extension OpenAPIDocument {
             "scope": ["enum": ["read", "read write"]], "created_at": ["type": "string", "format": "date-time"],
             "last_used_at": ["type": ["string", "null"], "format": "date-time"],
             "user": ["type": "object", "properties": ["id": ["type": "integer"], "email": ["type": "string"]]],
-            "devices": ["type": "array", "items": ["type": "object"]]]]),
+            "devices": ["type": "array", "items": ref("MobileDevice")]]]),
     ]
 }

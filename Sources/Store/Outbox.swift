@@ -68,6 +68,11 @@ public enum Outbox {
             WHERE id = ?3 AND ((status = 'pending' AND next_attempt_at <= ?1) OR (status = 'sending' AND claimed_until <= ?1))
             RETURNING *
             """
+        static let claimEarlier = """
+            UPDATE outbox SET status = 'sending', claimed_until = ?1, attempts = attempts + 1
+            WHERE status = 'pending' AND device_id = ?2 AND id < ?3
+            RETURNING *
+            """
         static let markSent = """
             UPDATE outbox SET status = 'sent', sent_at = ?, claimed_until = NULL, last_error = NULL
             WHERE id = ? AND status = 'sending'
@@ -114,7 +119,16 @@ public enum Outbox {
                 out.append(try OutboxRecord(row: r))
             }
         }
-        return out
+        // A phone gets its messages in order: a due row takes the phone's
+        // earlier rows that still wait for their retry along (after a relay
+        // outage, "API is up" must not arrive before "API is down").
+        var latest: [Int64: Int64] = [:]
+        for r in out { if let d = r.deviceID { latest[d] = max(latest[d] ?? 0, r.id) } }
+        for (device, upTo) in latest.sorted(by: { $0.key < $1.key }) {
+            let earlier = try c.query(SQL.claimEarlier, [.integer(claimUntil), .integer(device), .integer(upTo)])
+            out.append(contentsOf: try earlier.map { r throws(StoreError) in try OutboxRecord(row: r) })
+        }
+        return out.sorted { $0.id < $1.id }
     }
 
     @discardableResult

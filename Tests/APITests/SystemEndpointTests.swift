@@ -27,6 +27,9 @@ import Testing
             ("/oauth/token", ["post"]), ("/oauth/revoke", ["post"]),
             ("/api/connected-apps", ["get"]), ("/api/connected-apps/{id}", ["delete"]),
             ("/api/account/password", ["post"]), ("/api/account/2fa", ["post", "delete"]), ("/api/account/2fa/confirm", ["post"]),
+            ("/api/mobile/config", ["get"]), ("/api/mobile/devices", ["get", "post"]), ("/api/mobile/devices/{id}", ["delete"]),
+            ("/api/mobile/live-activity/start-token", ["put"]), ("/api/mobile/live-activity/token", ["put", "delete"]),
+            ("/api/settings", ["get", "patch"]),
         ]
         for (path, methods) in expected {
             for method in methods {

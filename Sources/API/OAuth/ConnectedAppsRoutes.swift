@@ -8,6 +8,8 @@ import Store
 struct ConnectedAppsRoutes {
     let access: Access
     let service: OAuthService
+    /// For each sign-in's phones (`devices`).
+    let database: Database
 
     func register(_ r: inout RouteTable) {
         r.get("/api/connected-apps", guarded(list))
@@ -30,7 +32,13 @@ struct ConnectedAppsRoutes {
         }
         let page = try Page(req)
         let rows = try service.signIns(userID: userID, afterID: page.afterID, limit: page.fetchLimit)
-        return page.response(rows, id: \.signIn.id) { render($0.signIn, $0.user) }
+        return try page.response(rows, id: \.signIn.id) { shown in
+            // Each shown sign-in's phones, from one snapshot (an indexed lookup each).
+            let devices = try database.read { c in
+                try shown.map { row in try MobileDevices.forSignIn(c, signInID: row.signIn.id) }
+            }
+            return zip(shown, devices).map { row, phones in render(row.signIn, row.user, devices: phones) }
+        }
     }
 
     func revoke(_ req: HTTPRequest) throws -> HTTPResponse {
@@ -40,13 +48,14 @@ struct ConnectedAppsRoutes {
     }
 
     /// `scope` in OAuth's form ("read" / "read write"), as the app saw it in
-    /// its token response. `devices` stays empty until mobile devices exist.
-    func render(_ s: OAuthSignInRecord, _ u: UserRecord) -> JSON {
+    /// its token response. `devices` are the phones enrolled on the sign-in,
+    /// in the `/api/mobile/devices` shape (no push tokens).
+    func render(_ s: OAuthSignInRecord, _ u: UserRecord, devices: [MobileDeviceRecord]) -> JSON {
         let scope = Scope(rawValue: s.scope) ?? .read
         return ["id": .int(s.id), "client_id": .string(s.clientID),
                 "client_name": .string(service.clients.find(s.clientID)?.name ?? s.clientID),
                 "scope": .string(Scope.effective(scope, role: Role(rawValue: u.role) ?? .readonly).oauthString),
                 "created_at": .time(s.createdAt), "last_used_at": .time(s.lastUsedAt),
-                "user": ["id": .int(u.id), "email": .string(u.email)], "devices": []]
+                "user": ["id": .int(u.id), "email": .string(u.email)], "devices": .array(devices.map(MobileInput.device))]
     }
 }

@@ -43,15 +43,16 @@ extension PushService {
         return queued
     }
 
-    /// A phone reported its running activity (after a start) or its start
-    /// token: it gets the current content at once, or an end when nothing is
-    /// down any more.
+    /// A phone reported its running activity (after a start) or its
+    /// push-to-start token: it gets its next step for the current content at
+    /// once (an update, an end when nothing is down any more, or a start
+    /// during an outage), without an alert for what it already showed.
     public func liveActivityReported(deviceID: Int64) throws {
         let s = settings
         guard s.enabled else { return }
         let now = Time.now()
         let sent = try database.write { c throws(StoreError) -> Bool in
-            guard let d = try MobileDevices.find(c, id: deviceID), d.liveActivityToken != nil else { return false }
+            guard let d = try MobileDevices.find(c, id: deviceID) else { return false }
             let content = try currentContent(c, now: now)
             return try send(c, to: d, content: content, previous: content, settings: s, now: now)
         }

@@ -1,0 +1,192 @@
+import Auth
+import Core
+import HTTP
+import Notify
+import Store
+
+/// `/api/mobile` (SPEC §6 "Mobile endpoints"): what the phone app calls with
+/// its `pma_` access token. A phone is bound to the OAuth sign-in whose token
+/// enrolled it, so revoking that sign-in removes the phone (see
+/// `OAuthStore.revokeSignIn`); that is why the device and Live Activity
+/// endpoints refuse API tokens and browser sessions, which have no sign-in.
+struct MobileRoutes {
+    let access: Access
+    let database: Database
+    let settings: APISettings
+    /// Told when a phone reports a Live Activity token, so it gets the
+    /// current outage at once (nil in tests without alerting).
+    var notify: NotifyService?
+    var clock: @Sendable () -> Int64 = { Time.now() }
+
+    func register(_ r: inout RouteTable) {
+        r.get("/api/mobile/config", guarded(config))
+        r.post("/api/mobile/devices", guarded(enroll))
+        r.get("/api/mobile/devices", guarded(list))
+        r.delete("/api/mobile/devices/{id}", guarded(delete))
+        r.put("/api/mobile/live-activity/start-token", guarded(setStartToken))
+        r.put("/api/mobile/live-activity/token", guarded(setActivityToken))
+        r.delete("/api/mobile/live-activity/token", guarded(endActivity))
+    }
+
+    /// The caller's sign-in, after the usual read check (401 before 403).
+    func signIn(_ req: HTTPRequest) throws -> (principal: Principal, signInID: Int64) {
+        let p = try access.check(req, .read)
+        guard case .oauthAccess(let id) = p.credential else {
+            throw HTTPError(403, "sign_in_required",
+                            "Phones are bound to an OAuth sign-in: call this with the app's access token (pma_), "
+                                + "not an API token or a browser session.")
+        }
+        return (p, id)
+    }
+
+    static func deviceNotFound(_ id: Int64) -> HTTPError {
+        HTTPError.notFound("No device with id \(id) on this sign-in.")
+    }
+
+    // MARK: config
+
+    /// Works with any read credential: the admin UI may show it too.
+    func config(_ req: HTTPRequest) throws -> HTTPResponse {
+        let p = try access.check(req, .read)
+        let push = try pushSettings()
+        return .json(.object(JSONObject([
+            ("hub_id", .string(push.hubID)), ("hub_name", .string(settings.hubName)), ("relay_epoch", .int(push.relayEpoch)),
+            ("push", .object(JSONObject([("enabled", .bool(push.enabled)), ("relay_url", .string(push.relayURL))]))),
+            ("scope", .string(p.scope.rawValue)),
+            ("user", .object(JSONObject([("email", .string(p.user.email)), ("role", .string(p.role.rawValue))]))),
+            ("actions", Self.actions(mayWrite: p.scope.allows(.write))),
+        ])))
+    }
+
+    /// The stored settings; the permanent `hub_id` is created the first time
+    /// anyone asks (a write, so concurrent first calls agree on one id).
+    func pushSettings() throws -> PushSettings {
+        if let s = try database.read({ c in try PushSettings.read(c) }) { return s }
+        return try database.write { c in try PushSettings.load(c) }
+    }
+
+    /// The notification actions of SPEC §6, so the app need not hard-code
+    /// paths: each is a plain API call with the sign-in's token, `{id}` being
+    /// the notification's `monitor_id`. They all need write scope;
+    /// `allowed` says whether this token has it (a read sign-in should not
+    /// offer buttons that would answer 403).
+    static func actions(mayWrite: Bool) -> JSON {
+        func action(_ title: String, _ path: String, body: JSON) -> JSON {
+            .object(JSONObject([("title", .string(title)), ("method", "POST"), ("path", .string(path)), ("body", body),
+                                ("scope", "write"), ("allowed", .bool(mayWrite))]))
+        }
+        return .object(JSONObject([
+            ("check_now", action("Check now", "/api/monitors/{id}/check", body: .null)),
+            ("mute", action("Mute for 1 hour", "/api/monitors/{id}/mute", body: .object(JSONObject([("minutes", .int(60))])))),
+            ("pause", action("Pause monitor", "/api/monitors/{id}/pause", body: .null)),
+        ]))
+    }
+
+    // MARK: devices
+
+    /// New token → `201`; a token already enrolled (here or on an older
+    /// sign-in of the same phone) is updated and moved here → `200`.
+    func enroll(_ req: HTTPRequest) throws -> HTTPResponse {
+        let (p, signInID) = try signIn(req)
+        let input = try MobileInput.enrollment(try req.jsonFields())
+        let now = clock()
+        let record = MobileDeviceRecord(signInID: signInID, userID: p.user.id, platform: input.platform, token: input.token,
+                                        name: input.name, appVersion: input.appVersion)
+        let (device, created) = try database.write { c in
+            let result = try MobileDevices.enroll(c, record, now: now)
+            if result.created { try Self.dropOldest(c, signInID: signInID, keeping: result.device.id) }
+            return result
+        }
+        if created {
+            Log.shared.info("mobile device enrolled", ["device_id": "\(device.id)", "signin_id": "\(signInID)",
+                                                       "platform": device.platform])
+        }
+        return .json(MobileInput.device(device), status: created ? 201 : 200)
+    }
+
+    /// One sign-in is one app install, so a handful of rows at most (a new
+    /// push token after a restore leaves the old row until the relay reports
+    /// it invalid). The bound keeps a leaked access token from filling the
+    /// table, and the relay's queue, with made-up phones; the oldest
+    /// enrollment goes rather than refusing the phone that is enrolling now.
+    static let maxDevicesPerSignIn = 20
+
+    static func dropOldest(_ c: Connection, signInID: Int64, keeping id: Int64) throws {
+        let all = try MobileDevices.forSignIn(c, signInID: signInID)
+        guard all.count > maxDevicesPerSignIn else { return }
+        let stale = all.filter { $0.id != id }.sorted { ($0.updatedAt, $0.id) < ($1.updatedAt, $1.id) }
+        for d in stale.prefix(all.count - maxDevicesPerSignIn) {
+            try MobileDevices.delete(c, id: d.id, reason: "replaced by a newer phone of the sign-in")
+        }
+    }
+
+    /// The phones of this sign-in only: another sign-in of the same user is
+    /// another app install and manages its own.
+    func list(_ req: HTTPRequest) throws -> HTTPResponse {
+        let (_, signInID) = try signIn(req)
+        let devices = try database.read { c in try MobileDevices.forSignIn(c, signInID: signInID) }
+        return .json(.object(JSONObject([("items", .array(devices.map(MobileInput.device))), ("next_cursor", .null)])))
+    }
+
+    func delete(_ req: HTTPRequest) throws -> HTTPResponse {
+        let (_, signInID) = try signIn(req)
+        let id = try req.intParameter("id")
+        try database.write { c in
+            // Another sign-in's phone is 404, not 403: its id says nothing.
+            guard let d = try MobileDevices.find(c, id: id), d.signInID == signInID else { throw Self.deviceNotFound(id) }
+            try MobileDevices.delete(c, id: id)
+        }
+        return .noContent()
+    }
+
+    // MARK: Live Activity
+
+    /// Runs `body` on the caller's device `device_id` inside one write, so
+    /// the ownership check and the change cannot be split by a revoke.
+    func withOwnDevice(_ signInID: Int64, _ id: Int64, _ body: (Connection) throws -> Void) throws {
+        try database.write { c in
+            guard let d = try MobileDevices.find(c, id: id), d.signInID == signInID else { throw Self.deviceNotFound(id) }
+            try body(c)
+        }
+    }
+
+    func setStartToken(_ req: HTTPRequest) throws -> HTTPResponse {
+        let (_, signInID) = try signIn(req)
+        let f = try req.jsonFields()
+        let id = try MobileInput.deviceID(f)
+        let token = try MobileInput.pushToken(f, "token")
+        let now = clock()
+        try withOwnDevice(signInID, id) { c in try MobileDevices.setStartToken(c, id: id, token: token, now: now) }
+        try notify?.push.liveActivityReported(deviceID: id)
+        return .noContent()
+    }
+
+    func setActivityToken(_ req: HTTPRequest) throws -> HTTPResponse {
+        let (_, signInID) = try signIn(req)
+        let f = try req.jsonFields()
+        let id = try MobileInput.deviceID(f)
+        let activity = try MobileInput.activityID(f)
+        let token = try MobileInput.pushToken(f, "token")
+        let now = clock()
+        try withOwnDevice(signInID, id) { c in
+            try MobileDevices.setActivity(c, id: id, activityID: activity, token: token, now: now)
+        }
+        try notify?.push.liveActivityReported(deviceID: id)
+        return .noContent()
+    }
+
+    /// `204` even when `activity_id` is not the one the hub knows (already
+    /// ended, or replaced by a newer one): the phone's report is
+    /// idempotent and only the named activity is ever cleared.
+    func endActivity(_ req: HTTPRequest) throws -> HTTPResponse {
+        let (_, signInID) = try signIn(req)
+        let f = try req.jsonFields()
+        let id = try MobileInput.deviceID(f)
+        let activity = try MobileInput.activityID(f)
+        let now = clock()
+        try withOwnDevice(signInID, id) { c in
+            try MobileDevices.clearActivity(c, id: id, activityID: activity, now: now)
+        }
+        return .noContent()
+    }
+}
