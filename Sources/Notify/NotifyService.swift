@@ -1,4 +1,5 @@
 import Core
+import Mail
 import Net
 import Store
 import Synchronization
@@ -10,13 +11,17 @@ public final class NotifyService: Sendable {
     public let database: Database
     public let notifier: Notifier
     let engine: ClientEngine
+    let smtp: SMTPTransport
     let worker: DeliveryWorker
 
-    public init(database: Database, hubName: String = "pingtxt", extraCAFile: String? = nil) {
+    /// `smtp`: the `[smtp]` server email channels send through; nil = email
+    /// is not configured (email rows then fail, saying so).
+    public init(database: Database, hubName: String = "pingtxt", extraCAFile: String? = nil, smtp: SMTPSettings? = nil) {
         self.database = database
         notifier = Notifier(hubName: hubName)
         engine = ClientEngine(loops: 1, maxConcurrent: 64, extraCAFile: extraCAFile)
-        worker = DeliveryWorker(database: database, transports: [HTTPTransport(engine: engine)])
+        self.smtp = SMTPTransport(settings: smtp)
+        worker = DeliveryWorker(database: database, transports: [HTTPTransport(engine: engine), self.smtp])
         let worker = self.worker
         notifier.setOnQueued { worker.wake() }
     }
@@ -39,6 +44,8 @@ public final class NotifyService: Sendable {
     public func stop() {
         worker.stop()
         engine.shutdown()
+        // After the worker: it waits for every send it handed out.
+        smtp.shutdown()
     }
 
     public func all() throws -> [ChannelRecord] { try database.read { try Channels.all($0) } }
