@@ -90,7 +90,7 @@ import Glibc
         #expect(subject(alert.data).hasPrefix("🔴 Checkout API is down — HTTP 503 from hub, since "))
         let text = body(alert.data)
         #expect(text.contains("Monitor: Checkout API\r\nCause: HTTP 503\r\nFrom: hub\r\nSince: "), "\(text)")
-        #expect(text.contains("Sent by the pingtxt hub \"Acme hub\""))
+        #expect(text.contains("Sent by \"Acme hub\" (pingtxt monitoring hub)"))
         #expect(header(alert.data, "Message-ID") != header(first.data, "Message-ID"))
 
         let shown = try hub.waitFor("delivery counts", { $0["delivery"]?["sent"] == 2 }) {

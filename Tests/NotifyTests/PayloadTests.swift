@@ -97,15 +97,15 @@ func headers(_ r: OutboundRequest) -> [String] { r.headers.map { "\($0.name): \(
         (down, ["to": "ops@example.com"],
          #"{"id":"outbox-481","to":["ops@example.com"],"subject":"🔴 API is down — HTTP 503 from hub, since 10:02 UTC","#
             + #""text":"🔴 API is down — HTTP 503 from hub, since 10:02 UTC\n\nMonitor: API\nCause: HTTP 503\nFrom: hub\n"#
-            + #"Since: 2025-11-29T10:02:00Z (0 s ago)\nIncident: #7\n\n-- \nSent by the pingtxt hub \"pingtxt\" (notification outbox-481)."}"#),
+            + #"Since: 2025-11-29T10:02:00Z (0 s ago)\nIncident: #7\n\n-- \nSent by \"pingtxt\" (pingtxt monitoring hub), notification outbox-481."}"#),
         (up, ["to": ["a@example.com", "b@example.org"]],
          #"{"id":"outbox-482","to":["a@example.com","b@example.org"],"subject":"✅ API is up again after 5 min","#
             + #""text":"✅ API is up again after 5 min\n\nMonitor: API\nDown since 2025-11-29T10:02:00Z (5 min), "#
-            + #"recovered at 2025-11-29T10:07:00Z.\nIncident: #7\n\n-- \nSent by the pingtxt hub \"pingtxt\" (notification outbox-482)."}"#),
+            + #"recovered at 2025-11-29T10:07:00Z.\nIncident: #7\n\n-- \nSent by \"pingtxt\" (pingtxt monitoring hub), notification outbox-482."}"#),
         (.test(channelName: "Ops mail", at: 0, outboxID: 9, hubName: "Acme hub"), ["to": ["a@example.com"]],
          #"{"id":"outbox-9","to":["a@example.com"],"subject":"🔔 Test notification from Acme hub","#
             + #""text":"🔔 Test notification from Acme hub\n\nThis is a test notification for channel \"Ops mail\". "#
-            + #"If you can read it, delivery works.\n\n-- \nSent by the pingtxt hub \"Acme hub\" (notification outbox-9)."}"#),
+            + #"If you can read it, delivery works.\n\n-- \nSent by \"Acme hub\" (pingtxt monitoring hub), notification outbox-9."}"#),
     ]
 
     @Test(arguments: emails)

@@ -103,7 +103,7 @@ func headAndBody(_ data: String) -> (head: String, body: String) {
         #expect(decodedSubject(mailHeader(m.data, "Subject") ?? "") == down.title)
         let body = mailBody(m.data)
         #expect(body.contains("Monitor: API\r\nCause: HTTP 503\r\nFrom: hub\r\nSince: 2025-11-29T10:02:00Z"))
-        #expect(body.contains("pingtxt hub \"pingtxt\" (notification outbox-481)"))
+        #expect(body.contains("Sent by \"pingtxt\" (pingtxt monitoring hub), notification outbox-481."))
     }
 
     @Test func temporaryRefusalIsRetriedWithTheSameMessageID() throws {
@@ -158,6 +158,10 @@ func headAndBody(_ data: String) -> (head: String, body: String) {
             return
         }
         #expect(error.contains("cannot connect"))
+        // A batch: every row rescheduled with the same reason.
+        let verdicts = Self.deliver(t, try (1...9).map { try Self.row(id: $0) })
+        #expect(verdicts.count == 9)
+        #expect(verdicts.values.allSatisfy { $0 == .temporary(error: error, retryAfter: nil) })
     }
 
     @Test func notConfiguredIsPermanentAndSaysWhatToSet() throws {

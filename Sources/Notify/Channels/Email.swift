@@ -41,7 +41,7 @@ public struct EmailChannel: ChannelSender {
         }
         lines.append(n.body)
         if let incident = n.incidentID { lines.append("Incident: #\(incident)") }
-        lines += ["", "-- ", "Sent by the pingtxt hub \"\(n.hubName)\" (notification \(n.messageID))."]
+        lines += ["", "-- ", "Sent by \"\(n.hubName)\" (pingtxt monitoring hub), notification \(n.messageID)."]
         return lines.joined(separator: "\n")
     }
 }

@@ -1,6 +1,7 @@
 import Core
 import Mail
 import Store
+import Synchronization
 
 /// `smtp` rows (email channels): each row becomes one message sent with our
 /// own blocking `SMTPClient`. The sends run on a small pool of threads of
@@ -36,14 +37,36 @@ public final class SMTPTransport: DeliveryTransport {
             for row in rows { report(row.id, .permanent(error: Self.notConfigured)) }
             return
         }
+        // Every row goes to the same server: once one cannot reach it, the
+        // rest of this batch is rescheduled untried instead of each waiting
+        // out its own timeout (the worker waits for the whole batch).
+        let batch = BatchState()
         for row in rows {
-            pool.submit { report(row.id, Self.send(row, with: client)) }
+            pool.submit {
+                if let down = batch.unreachable.withLock({ $0 }) {
+                    report(row.id, .temporary(error: down, retryAfter: nil))
+                    return
+                }
+                let (verdict, serverDown) = Self.send(row, with: client)
+                if serverDown, case .temporary(let error, _) = verdict {
+                    batch.unreachable.withLock { if $0 == nil { $0 = error } }
+                }
+                report(row.id, verdict)
+            }
         }
     }
 
-    /// One row, start to finish, on the calling thread.
-    static func send(_ row: OutboxRecord, with client: SMTPClient, now: Int64 = Time.now()) -> AttemptVerdict {
-        guard let email = StoredEmail(row.payload) else { return .permanent(error: "unreadable payload") }
+    /// The first connection-level failure of one `deliver` call.
+    final class BatchState: Sendable {
+        let unreachable = Mutex<String?>(nil)
+    }
+
+    /// One row, start to finish, on the calling thread; `serverDown` when
+    /// the server could not be reached or stopped answering (network error
+    /// or timeout), as opposed to a reply about this message.
+    static func send(_ row: OutboxRecord, with client: SMTPClient,
+                     now: Int64 = Time.now()) -> (verdict: AttemptVerdict, serverDown: Bool) {
+        guard let email = StoredEmail(row.payload) else { return (.permanent(error: "unreadable payload"), false) }
         let from = client.settings.from
         do {
             let message = try SMTPMessage(from: from, to: email.to, subject: email.subject, body: email.text, date: now,
@@ -53,9 +76,11 @@ public final class SMTPTransport: DeliveryTransport {
                                               SMTPHeader("Auto-Submitted", "auto-generated"),
                                           ])
             try client.send(message, to: email.to)
-            return .sent
+            return (.sent, false)
         } catch {
-            return error.isTemporary ? .temporary(error: error.message, retryAfter: nil) : .permanent(error: error.message)
+            let verdict: AttemptVerdict = error.isTemporary ? .temporary(error: error.message, retryAfter: nil)
+                : .permanent(error: error.message)
+            return (verdict, error.kind == .network || error.kind == .timeout)
         }
     }
 
