@@ -129,6 +129,8 @@ func headers(_ r: OutboundRequest) -> [String] { r.headers.map { "\($0.name): \(
         (.ntfy, ["url": "https://ntfy.sh", "topic": "a/b"], "config.topic"),
         (.email, ["to": []], "config.to"),
         (.email, ["to": ["ok@example.com", "nope"]], "config.to[1]"),
+        (.email, ["to": ["a;b@example.com"]], "config.to[0]"),
+        (.email, ["to": ["ok@example.com", "jürgen@example.de"]], "config.to[1]"),
         (.mobile, ["users": ["x"]], "config.users[0]"),
     ]
 

@@ -1,4 +1,5 @@
 import Core
+import Mail
 
 /// `email`: `to` (one address or a list). Delivered by the `smtp` transport
 /// through the hub's `[smtp]` server; the outbox row carries the message as
@@ -14,7 +15,9 @@ public struct EmailChannel: ChannelSender {
         guard !list.isEmpty, list.count <= 50 else {
             throw JSONFieldError(field: f.name("to"), message: "\(f.name("to")) must name 1 to 50 email addresses.")
         }
-        for (i, a) in list.enumerated() where !Validate.email(a) {
+        // The mailer's own rule too (plain ASCII local@domain, no SMTPUTF8):
+        // an address it would refuse is better refused here, at once.
+        for (i, a) in list.enumerated() where !Validate.email(a) || (try? SMTPMessage.validateAddress(a, field: "To")) == nil {
             throw JSONFieldError(field: "\(f.name("to"))[\(i)]", message: "\(f.name("to"))[\(i)] is not an email address.")
         }
         to = list

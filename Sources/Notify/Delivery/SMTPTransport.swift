@@ -6,7 +6,7 @@ import Synchronization
 /// `smtp` rows (email channels): each row becomes one message sent with our
 /// own blocking `SMTPClient`. The sends run on a small pool of threads of
 /// their own (at most `concurrency` at a time), so `deliver` returns at once
-/// and the delivery worker's HTTP rows are not held up by a slow mail server.
+/// and the HTTP rows of the same claim start without waiting for the mails.
 ///
 /// The Message-ID and `X-Pingtxt-Delivery` derive from the row alone (its id
 /// and creation time, `<outbox-481.1764410520@domain-of-from>`), so every
