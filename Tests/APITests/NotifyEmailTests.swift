@@ -100,6 +100,29 @@ import Glibc
         #expect(!hub.hub.log.contains(Self.password), "the SMTP password is never logged")
     }
 
+    @Test func implicitTLSWithAuthLogin() throws {
+        let fx = try #require(TLSFixture(), "openssl CLI could not make the test certificates")
+        var config = FakeSMTPServer.Config()
+        (config.cert, config.key, config.implicitTLS) = (fx.cert("valid"), fx.key("valid"), true)
+        (config.capabilities, config.username, config.password) = (["AUTH LOGIN"], "alerts", Self.password)
+        let smtp = try #require(FakeSMTPServer(config))
+        defer { smtp.stop() }
+        let hub = try MonitoringHub(environment: [
+            "PINGTXT_SMTP_HOST": "127.0.0.1", "PINGTXT_SMTP_PORT": "\(smtp.port)", "PINGTXT_SMTP_SECURITY": "tls",
+            "PINGTXT_SMTP_USERNAME": "alerts", "PINGTXT_SMTP_PASSWORD": Self.password,
+            "PINGTXT_SMTP_FROM": "pingtxt@hub.example", "PINGTXT_CHECKS_CA_FILE": fx.caFile,
+        ])
+        let body: JSON = ["name": "mail", "type": "email", "config": ["to": "oncall@example.com"]]
+        let id = try #require(try expectJSON(try hub.call("POST", "/api/channels", json: body), 201)["id"]?.intValue)
+        _ = try expectJSON(try hub.call("POST", "/api/channels/\(id)/test"), 200)
+        waitUntil("the test mail over implicit TLS") { smtp.messages.count == 1 }
+        #expect(smtp.messages.first?.overTLS == true && smtp.messages.first?.authenticatedUser == "alerts")
+        #expect(smtp.commands.contains("AUTH LOGIN") && !smtp.commands.contains("STARTTLS"))
+        // No helo_name: the machine's host name (or localhost), never empty.
+        let ehlo = smtp.commands.first ?? ""
+        #expect(ehlo.hasPrefix("EHLO ") && ehlo.count > 5)
+    }
+
     @Test func refusedRecipientFailsVisiblyAndUnconfiguredHubSaysSo() throws {
         var config = FakeSMTPServer.Config()
         (config.capabilities, config.failure) = (["8BITMIME"], (.rcpt, 550))
