@@ -123,6 +123,33 @@ import Glibc
         #expect(ehlo.hasPrefix("EHLO ") && ehlo.count > 5)
     }
 
+    @Test func temporaryRefusalIsRetriedWithTheSameMessageID() throws {
+        var config = FakeSMTPServer.Config()
+        (config.capabilities, config.failure, config.failureTimes) = (["8BITMIME"], (.endOfData, 451), 1)
+        let smtp = try #require(FakeSMTPServer(config))
+        defer { smtp.stop() }
+        let hub = try MonitoringHub(environment: [
+            "PINGTXT_SMTP_HOST": "127.0.0.1", "PINGTXT_SMTP_PORT": "\(smtp.port)", "PINGTXT_SMTP_SECURITY": "none",
+            "PINGTXT_SMTP_FROM": "pingtxt@hub.example",
+        ])
+        let channel: JSON = ["name": "mail", "type": "email", "config": ["to": "oncall@example.com"]]
+        let id = try #require(try expectJSON(try hub.call("POST", "/api/channels", json: channel), 201)["id"]?.intValue)
+        _ = try expectJSON(try hub.call("POST", "/api/channels/\(id)/test"), 200)
+        waitUntil("the refused first attempt") { smtp.refused.count == 1 }
+        let pending = try hub.waitFor("the retry to be scheduled", { $0["delivery"]?["pending"] == 1 }) {
+            try expectJSON(try hub.call("GET", "/api/channels/\(id)"))
+        }
+        #expect(pending["delivery"]?["last_error"]?.stringValue?.contains("451") == true)
+        // The outbox backoff: the first retry comes 5-10 s later.
+        waitUntil("the retry", timeoutMillis: 30_000) { smtp.messages.count == 1 }
+        let refused = try #require(smtp.refused.first), sent = try #require(smtp.messages.first)
+        #expect(header(sent.data, "Message-ID") != nil && header(sent.data, "Message-ID") == header(refused.data, "Message-ID"))
+        #expect(body(sent.data) == body(refused.data))
+        _ = try hub.waitFor("sent", { $0["delivery"]?["sent"] == 1 && $0["delivery"]?["pending"] == 0 }) {
+            try expectJSON(try hub.call("GET", "/api/channels/\(id)"))
+        }
+    }
+
     @Test func refusedRecipientFailsVisiblyAndUnconfiguredHubSaysSo() throws {
         var config = FakeSMTPServer.Config()
         (config.capabilities, config.failure) = (["8BITMIME"], (.rcpt, 550))
