@@ -33,7 +33,7 @@ let package = Package(
 
         // Surface.
         .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring", "Notify"]),
-        .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring", "Notify"]),
+        .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring", "Notify", "Mail"]),
         .executableTarget(name: "FuzzHTTPParser", dependencies: ["HTTP"]),
         .executableTarget(name: "CheckBench", dependencies: ["Net", "Core"]),
 
@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "Core"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Crypto", "Store", "Core"]),
-        .testTarget(name: "APITests", dependencies: ["API", "Auth", "HTTP", "Core", "Crypto", "Store", "TestSupport"]),
+        .testTarget(name: "APITests", dependencies: ["API", "Auth", "HTTP", "Core", "Crypto", "Store", "Mail", "TestSupport"]),
         .testTarget(name: "NetTests", dependencies: ["Net", "HTTP", "Core", "Crypto", "TestSupport"]),
         .testTarget(name: "DNSTests", dependencies: ["DNS", "Core", "TestSupport"]),
         .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "Core", "Store"]),

@@ -13,6 +13,8 @@ public struct ConfigKey: Sendable {
     public let name: String
     public let kind: Kind
     public let doc: String
+    /// Write-only (a password): its value never appears in messages.
+    public private(set) var isSecret = false
     /// The key's current value in a config, as TOML.
     let read: @Sendable (HubConfig) -> TOMLValue
     /// Validates a value (already of the right kind) and stores it.
@@ -49,6 +51,13 @@ public struct ConfigKey: Sendable {
     func set(_ value: TOMLValue, in config: inout HubConfig) throws(InvalidValue) {
         try checkKind(value)
         try write(value, &config)
+    }
+
+    /// This key, marked as a secret.
+    func secret() -> ConfigKey {
+        var k = self
+        k.isSecret = true
+        return k
     }
 
     // MARK: Builders for the table
@@ -145,6 +154,21 @@ public enum ConfigKeys {
 
         .string("hub", "name", \.hub.name, "Name shown on the login and consent pages and in notifications.",
                 parse: { s throws(InvalidValue) in try Validate.displayName(s) }, render: { $0 }),
+
+        .string("smtp", "host", \.smtp.host, "Mail server that email channels send through (a host name or IP address);\nempty = email is not configured.",
+                parse: { s throws(InvalidValue) in try Validate.mailHost(s) }, render: { $0 }),
+        .integer("smtp", "port", \.smtp.port, 1...65535, "Mail server port: usually 587 for starttls, 465 for tls."),
+        .choice("smtp", "security", \.smtp.security, [("starttls", .startTLS), ("tls", .tls), ("none", .none)],
+                "starttls (plain connect, then STARTTLS, required), tls (TLS from the first byte)\nor none (no encryption; only allowed to a loopback host). Certificates are verified\nagainst the system's store plus checks.ca_file."),
+        .string("smtp", "username", \.smtp.username, "User name for AUTH PLAIN or LOGIN; empty = do not authenticate.",
+                parse: { s throws(InvalidValue) in try Validate.singleLine(s) }, render: { $0 }),
+        ConfigKey.string("smtp", "password", \.smtp.password, "Password for the user name (never logged).",
+                         parse: { s throws(InvalidValue) in try Validate.singleLine(s) }, render: { $0 }).secret(),
+        .string("smtp", "from", \.smtp.from, "Sender address of alert mails (From and MAIL FROM), e.g. \"pingtxt@example.com\";\nrequired when host is set.",
+                parse: { s throws(InvalidValue) in try Validate.mailAddress(s) }, render: { $0 }),
+        .string("smtp", "helo_name", \.smtp.heloName, "Name the hub gives in EHLO; empty = this machine's host name.",
+                parse: { s throws(InvalidValue) in try Validate.heloName(s) }, render: { $0 }),
+        .integer("smtp", "timeout_seconds", \.smtp.timeoutSeconds, 1...600, "Bounds connecting, the TLS handshake and every single read or write to the mail server."),
     ]
 
     /// Keys of one section.

@@ -110,7 +110,8 @@ struct ConfigLoader {
         for key in ConfigKeys.all {
             let variable = key.environmentVariable
             guard let raw = environment[variable] else { continue }
-            let shown = "\(variable)=\(TOMLValue.quote(raw))"
+            // A secret's value stays out of every message.
+            let shown = key.isSecret ? "\(variable)=********" : "\(variable)=\(TOMLValue.quote(raw))"
             let value: TOMLValue
             switch key.kind {
             case .string:
@@ -137,6 +138,27 @@ struct ConfigLoader {
                 issues.append(ConfigIssue(key: key.path, message: "\(shown): \(error.message)"))
             }
         }
+    }
+}
+
+extension ConfigLoader {
+    /// Rules between keys, checked once file and environment are applied.
+    mutating func checkCombinations() {
+        let smtp = config.smtp
+        func add(_ key: String, _ message: String) { issues.append(ConfigIssue(key: "smtp.\(key)", message: message)) }
+        if smtp.isConfigured {
+            if smtp.from.isEmpty { add("from", "is required when smtp.host is set (the sender address of alert mails)") }
+            if smtp.security == .none && !Self.isLoopback(smtp.host) {
+                add("security", "none (no encryption) is only allowed with a loopback host, not \(TOMLValue.quote(smtp.host)); use starttls or tls")
+            }
+        }
+        if smtp.username.isEmpty && !smtp.password.isEmpty { add("username", "is required when smtp.password is set") }
+        if !smtp.username.isEmpty && smtp.password.isEmpty { add("password", "is required when smtp.username is set") }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let h = host.lowercased()
+        return h == "localhost" || h.hasSuffix(".localhost") || h == "::1" || h == "[::1]" || h.hasPrefix("127.")
     }
 }
 

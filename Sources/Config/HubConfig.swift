@@ -73,6 +73,26 @@ public struct HubConfig: Sendable, Equatable {
         public init() {}
     }
 
+    /// `[smtp]`: the mail server `email` channels send through. An empty
+    /// `host` means email is not configured (email channels then fail with
+    /// a message saying so).
+    public struct SMTP: Sendable, Equatable {
+        public enum Security: Sendable, Equatable { case startTLS, tls, none }
+        public var host = ""
+        public var port = 587
+        public var security: Security = .startTLS
+        public var username = ""
+        /// Never logged; write-only like every secret.
+        public var password = ""
+        public var from = ""
+        /// "" = this machine's host name.
+        public var heloName = ""
+        public var timeoutSeconds = 30
+        public init() {}
+
+        public var isConfigured: Bool { !host.isEmpty }
+    }
+
     public var server = Server()
     public var database = Database()
     public var log = Logging()
@@ -80,6 +100,7 @@ public struct HubConfig: Sendable, Equatable {
     public var checks = Checks()
     public var retention = Retention()
     public var hub = Hub()
+    public var smtp = SMTP()
     /// `[[oauth.clients]]`: extra public OAuth clients besides the built-in app.
     public var oauthClients: [OAuthClientConfig] = []
 
@@ -131,6 +152,7 @@ public struct HubConfig: Sendable, Equatable {
             loader.apply(root)
         }
         loader.applyEnvironment(environment)
+        loader.checkCombinations()
         guard loader.issues.isEmpty else { throw ConfigError(issues: loader.issues) }
         return loader.config
     }

@@ -90,4 +90,47 @@ enum Validate {
         }
         return s
     }
+
+    // MARK: [smtp]
+
+    /// A host name, IPv4 or IPv6 address (brackets optional), or "" (not configured).
+    static func mailHost(_ s: String) throws(InvalidValue) -> String {
+        if s.isEmpty { return s }
+        let bare = s.hasPrefix("[") && s.hasSuffix("]") ? String(s.dropFirst().dropLast()) : s
+        guard !bare.isEmpty, bare.count <= 253, bare.unicodeScalars.allSatisfy({
+            switch $0 { case "A"..."Z", "a"..."z", "0"..."9", ".", "-", "_", ":": return true; default: return false }
+        }) else {
+            throw InvalidValue("must be a host name or IP address (no scheme, port or path), got \(TOMLValue.quote(s))")
+        }
+        return s
+    }
+
+    /// Any text without line breaks or other control characters (they would
+    /// end an SMTP command early).
+    static func singleLine(_ s: String) throws(InvalidValue) -> String {
+        guard s.count <= 1024 else { throw InvalidValue("must be at most 1024 characters") }
+        if hasControlCharacters(s) { throw InvalidValue("must not contain control characters") }
+        return s
+    }
+
+    /// A bare `local@domain` (no display name, no `<>`), or "".
+    static func mailAddress(_ s: String) throws(InvalidValue) -> String {
+        if s.isEmpty { return s }
+        let parts = s.split(separator: "@", omittingEmptySubsequences: false)
+        guard s.count <= 254, parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
+              s.utf8.allSatisfy({ $0 > 32 && $0 < 127 && !Array("<>,;:\"()[]\\".utf8).contains($0) }) else {
+            throw InvalidValue("must be a plain address like \"pingtxt@example.com\", got \(TOMLValue.quote(s))")
+        }
+        return s
+    }
+
+    /// A host name for EHLO (`[A-Za-z0-9.-]`), or "".
+    static func heloName(_ s: String) throws(InvalidValue) -> String {
+        guard s.count <= 253, s.unicodeScalars.allSatisfy({
+            switch $0 { case "A"..."Z", "a"..."z", "0"..."9", ".", "-": return true; default: return false }
+        }) else {
+            throw InvalidValue("must be a host name (A-Z a-z 0-9 . -), got \(TOMLValue.quote(s))")
+        }
+        return s
+    }
 }

@@ -9,7 +9,8 @@ import Crypto
 /// `Content-Type: text/plain; charset=utf-8` and
 /// `Content-Transfer-Encoding: quoted-printable`. The body is always
 /// quoted-printable, even when the server offers 8BITMIME: 7-bit safe, lines
-/// ≤ 76 characters, one code path. Every line ends in CRLF.
+/// ≤ 76 characters, one code path. Every line ends in CRLF. Extra headers
+/// (`X-Pingtxt-Delivery`, `Auto-Submitted`…) follow Message-ID.
 ///
 /// Header injection is impossible: CR, LF and NUL are refused in every header
 /// value, and addresses must be plain `local@domain` (no spaces, `<>`, `,`,
@@ -21,15 +22,23 @@ public struct SMTPMessage: Sendable, Equatable {
     public let body: String
     public let date: Int64
     public let messageID: String
+    public let extraHeaders: [SMTPHeader]
 
     /// `messageID` without angle brackets, e.g. `outbox-42@example.com`;
     /// nil = 16 random bytes in hex `@` the From address's domain.
     public init(from: String, to: [String], subject: String, body: String,
-                date: Int64 = Time.now(), messageID: String? = nil) throws(SMTPError) {
+                date: Int64 = Time.now(), messageID: String? = nil, extraHeaders: [SMTPHeader] = []) throws(SMTPError) {
         try Self.validateAddress(from, field: "From")
         guard !to.isEmpty else { throw .invalid("no recipient") }
         for address in to { try Self.validateAddress(address, field: "To") }
         try Self.validateHeaderValue(subject, field: "Subject")
+        for h in extraHeaders {
+            guard !h.name.isEmpty, h.name.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") }) else {
+                throw .invalid("header name \(h.name) is not a valid field name")
+            }
+            try Self.validateHeaderValue(h.value, field: h.name)
+            guard h.value.utf8.allSatisfy({ $0 >= 32 && $0 < 127 }) else { throw .invalid("\(h.name) must be printable ASCII") }
+        }
         let id: String
         if let messageID {
             try Self.validateHeaderValue(messageID, field: "Message-ID")
@@ -46,6 +55,7 @@ public struct SMTPMessage: Sendable, Equatable {
         self.body = body
         self.date = date
         self.messageID = id
+        self.extraHeaders = extraHeaders
     }
 
     /// The header block and QP body, CRLF line endings, ending in CRLF.
@@ -57,6 +67,7 @@ public struct SMTPMessage: Sendable, Equatable {
         h += "To: \(to.joined(separator: ",\r\n "))\r\n"
         h += "Subject: \(Self.encodeHeaderText(subject))\r\n"
         h += "Message-ID: <\(messageID)>\r\n"
+        for x in extraHeaders { h += "\(x.name): \(x.value)\r\n" }
         h += "MIME-Version: 1.0\r\n"
         h += "Content-Type: text/plain; charset=utf-8\r\n"
         h += "Content-Transfer-Encoding: quoted-printable\r\n"
@@ -131,6 +142,16 @@ public struct SMTPMessage: Sendable, Equatable {
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
             throw .invalid("\(field) address is not a plain local@domain address")
         }
+    }
+}
+
+/// One additional header field (printable ASCII, validated by `SMTPMessage`).
+public struct SMTPHeader: Sendable, Equatable {
+    public let name: String
+    public let value: String
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
     }
 }
 

@@ -1,4 +1,5 @@
 import Core
+import Mail
 import Net
 import Store
 import Synchronization
@@ -10,13 +11,17 @@ public final class NotifyService: Sendable {
     public let database: Database
     public let notifier: Notifier
     let engine: ClientEngine
+    let smtp: SMTPTransport
     let worker: DeliveryWorker
     /// Phones: push relay settings, per-phone rows, the Live Activity.
     public let push: PushService
     let quiet = QuietCheck()
 
-    /// `publicURL` is what the relay is told to show for this hub.
-    public init(database: Database, hubName: String = "pingtxt", publicURL: String = "", extraCAFile: String? = nil) {
+    /// `publicURL` is what the relay is told to show for this hub. `smtp`:
+    /// the `[smtp]` server email channels send through; nil = email is not
+    /// configured (email rows then fail, saying so).
+    public init(database: Database, hubName: String = "pingtxt", publicURL: String = "", extraCAFile: String? = nil,
+                smtp: SMTPSettings? = nil) {
         self.database = database
         let notifier = Notifier(hubName: hubName)
         self.notifier = notifier
@@ -25,7 +30,9 @@ public final class NotifyService: Sendable {
         let quiet = self.quiet
         push = PushService(database: database, engine: engine, hubName: hubName, publicURL: publicURL,
                            channels: { notifier.current }, quiet: { quiet($0, $1) }, wake: { wake.fire() })
-        worker = DeliveryWorker(database: database, transports: [HTTPTransport(engine: engine), PushTransport(service: push)])
+        self.smtp = SMTPTransport(settings: smtp)
+        worker = DeliveryWorker(database: database,
+                                transports: [HTTPTransport(engine: engine), PushTransport(service: push), self.smtp])
         let worker = self.worker
         wake.set { worker.wake() }
         notifier.setOnQueued { worker.wake() }
@@ -51,6 +58,8 @@ public final class NotifyService: Sendable {
         push.stop()
         worker.stop()
         engine.shutdown()
+        // After the worker: it waits for every send it handed out.
+        smtp.shutdown()
     }
 
     public func all() throws -> [ChannelRecord] { try database.read { try Channels.all($0) } }

@@ -4,6 +4,7 @@ import CShims
 import Config
 import Core
 import HTTP
+import Mail
 import Monitoring
 import Notify
 import Store
@@ -53,7 +54,8 @@ enum ServeCommand {
         monitorSettings.retention.hourlyDays = Int64(config.retention.hourlyDays)
         monitorSettings.retention.dailyDays = Int64(config.retention.dailyDays)
         let notify = NotifyService(database: db, hubName: config.hub.name, publicURL: config.server.publicURL,
-                                   extraCAFile: monitorSettings.extraCAFile)
+                                   extraCAFile: monitorSettings.extraCAFile,
+                                   smtp: smtpSettings(config.smtp, extraCAFile: monitorSettings.extraCAFile))
         try notify.start()
         let monitoring = MonitoringService(database: db, settings: monitorSettings, eventSink: notify.notifier)
         notify.setQuietCheck { [weak monitoring] id, at in monitoring?.isInMaintenance(id, at: at) ?? false }
@@ -105,6 +107,31 @@ enum ServeCommand {
             s.trustedProxies = TrustedProxies { address in proxies.contains { $0.contains(address) } }
         }
         return s
+    }
+
+    /// `[smtp]` as the mail client's settings; nil when no host is set. The
+    /// checks' extra CA file is trusted for the mail server too (an internal
+    /// CA usually signs both).
+    static func smtpSettings(_ c: HubConfig.SMTP, extraCAFile: String?) -> SMTPSettings? {
+        guard c.isConfigured else { return nil }
+        let security: SMTPSettings.Security = switch c.security {
+        case .startTLS: .startTLS
+        case .tls: .implicitTLS
+        case .none: .none
+        }
+        return SMTPSettings(host: c.host, port: UInt16(c.port), security: security,
+                            username: c.username.isEmpty ? nil : c.username, password: c.password.isEmpty ? nil : c.password,
+                            from: c.from, heloName: c.heloName.isEmpty ? hostName() : c.heloName,
+                            timeoutMillis: c.timeoutSeconds * 1000, extraCAFile: extraCAFile)
+    }
+
+    /// This machine's name for EHLO, or `localhost` when it is not a plain host name.
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let ok = !name.isEmpty && name.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) || $0 == 45 || $0 == 46 }
+        return ok ? name : "localhost"
     }
 
     /// One hub per database: two would both schedule checks and send every

@@ -31,6 +31,20 @@ import Testing
         for (i, b) in bytes.enumerated() where b == 10 { #expect(i > 0 && bytes[i - 1] == 13) }
     }
 
+    @Test func extraHeadersFollowMessageIDAndRefuseInjection() throws {
+        let m = try SMTPMessage(from: "alerts@hub.example", to: ["x@y.z"], subject: "s", body: "b", date: Self.date,
+                                messageID: "outbox-7.1@hub.example",
+                                extraHeaders: [SMTPHeader("X-Pingtxt-Delivery", "outbox-7"), SMTPHeader("Auto-Submitted", "auto-generated")])
+        #expect(m.rendered().contains("Message-ID: <outbox-7.1@hub.example>\r\nX-Pingtxt-Delivery: outbox-7\r\n"
+            + "Auto-Submitted: auto-generated\r\nMIME-Version: 1.0\r\n"))
+        for bad in [SMTPHeader("X-A", "v\r\nBcc: evil@x.y"), SMTPHeader("X A", "v"), SMTPHeader("X:A", "v"), SMTPHeader("", "v"),
+                    SMTPHeader("X-A", "ü")] {
+            #expect(throws: SMTPError.self) {
+                _ = try SMTPMessage(from: "alerts@hub.example", to: ["x@y.z"], subject: "s", body: "b", extraHeaders: [bad])
+            }
+        }
+    }
+
     @Test func randomMessageIDUsesTheFromDomain() throws {
         let a = try SMTPMessage(from: "alerts@hub.example", to: ["x@y.z"], subject: "s", body: "b")
         let b = try SMTPMessage(from: "alerts@hub.example", to: ["x@y.z"], subject: "s", body: "b")

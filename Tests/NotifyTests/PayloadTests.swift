@@ -87,9 +87,35 @@ func headers(_ r: OutboundRequest) -> [String] { r.headers.map { "\($0.name): \(
             + #""message":"Cause: HTTP 503\nFrom: hub\nSince: 2025-11-29T10:02:00Z (0 s ago)","priority":5,"tags":["rotating_light"]}"#)
     }
 
-    @Test func emailAndMobileBuildNoHTTPRequest() throws {
-        #expect(try sender(.email, ["to": ["a@example.com"]]).request(for: down) == nil)
+    @Test func mobileBuildsNoHTTPRequest() throws {
         #expect(try sender(.mobile, ["users": []]).request(for: down) == nil)
+    }
+
+    /// (notification, config `to`, expected payload): subject = title, the
+    /// text names the monitor, what failed, from where and since when.
+    static let emails: [(Notification, JSON, String)] = [
+        (down, ["to": "ops@example.com"],
+         #"{"id":"outbox-481","to":["ops@example.com"],"subject":"🔴 API is down — HTTP 503 from hub, since 10:02 UTC","#
+            + #""text":"🔴 API is down — HTTP 503 from hub, since 10:02 UTC\n\nMonitor: API\nCause: HTTP 503\nFrom: hub\n"#
+            + #"Since: 2025-11-29T10:02:00Z (0 s ago)\nIncident: #7\n\n-- \nSent by \"pingtxt\" (pingtxt monitoring hub), notification outbox-481."}"#),
+        (up, ["to": ["a@example.com", "b@example.org"]],
+         #"{"id":"outbox-482","to":["a@example.com","b@example.org"],"subject":"✅ API is up again after 5 min","#
+            + #""text":"✅ API is up again after 5 min\n\nMonitor: API\nDown since 2025-11-29T10:02:00Z (5 min), "#
+            + #"recovered at 2025-11-29T10:07:00Z.\nIncident: #7\n\n-- \nSent by \"pingtxt\" (pingtxt monitoring hub), notification outbox-482."}"#),
+        (.test(channelName: "Ops mail", at: 0, outboxID: 9, hubName: "Acme hub"), ["to": ["a@example.com"]],
+         #"{"id":"outbox-9","to":["a@example.com"],"subject":"🔔 Test notification from Acme hub","#
+            + #""text":"🔔 Test notification from Acme hub\n\nThis is a test notification for channel \"Ops mail\". "#
+            + #"If you can read it, delivery works.\n\n-- \nSent by \"Acme hub\" (pingtxt monitoring hub), notification outbox-9."}"#),
+    ]
+
+    @Test(arguments: emails)
+    func email(notification: Notification, config: JSON, payload: String) throws {
+        let s = try sender(.email, config)
+        #expect(s.request(for: notification) == nil, "email is not HTTP")
+        let p = try #require(s.outboxPayload(for: notification))
+        #expect(p.transport == "smtp")
+        #expect(p.text == payload)
+        #expect(s.outboxPayload(for: notification) == p, "pure: the same notification, the same payload")
     }
 
     static let invalid: [(ChannelType, JSON, String)] = [
@@ -103,6 +129,8 @@ func headers(_ r: OutboundRequest) -> [String] { r.headers.map { "\($0.name): \(
         (.ntfy, ["url": "https://ntfy.sh", "topic": "a/b"], "config.topic"),
         (.email, ["to": []], "config.to"),
         (.email, ["to": ["ok@example.com", "nope"]], "config.to[1]"),
+        (.email, ["to": ["a;b@example.com"]], "config.to[0]"),
+        (.email, ["to": ["ok@example.com", "jürgen@example.de"]], "config.to[1]"),
         (.mobile, ["users": ["x"]], "config.users[0]"),
     ]
 

@@ -29,6 +29,9 @@ public final class FakeSMTPServer: Sendable {
         public var failure: (step: Step, code: Int)?
         /// Only refuse this recipient at `.rcpt` (nil = every recipient).
         public var failingRecipient: String?
+        /// `failure` applies to this many attempts only, then the step
+        /// succeeds (nil = always): a server that says 4xx for a while.
+        public var failureTimes: Int?
         /// Accept connections and never say anything.
         public var silent = false
 
@@ -46,13 +49,18 @@ public final class FakeSMTPServer: Sendable {
 
     private let raw: RawServer
     private let state: Mutex<([Received], [String])> = Mutex(([], []))
+    private let failuresLeft: Mutex<Int?>
+    private let refusedData: Mutex<[Received]> = Mutex([])
     public var port: UInt16 { raw.port }
 
     public var messages: [Received] { state.withLock { $0.0 } }
+    /// Messages whose data arrived but were refused at `.endOfData`.
+    public var refused: [Received] { refusedData.withLock { $0 } }
     /// Every command line received, in order (AUTH secrets as `***`).
     public var commands: [String] { state.withLock { $0.1 } }
 
     public init?(_ config: Config) {
+        failuresLeft = Mutex(config.failureTimes)
         let ctx: FakeSMTPContext?
         if let cert = config.cert, let key = config.key {
             guard let c = FakeSMTPContext(cert: cert, key: key) else { return nil }
@@ -85,8 +93,14 @@ public final class FakeSMTPServer: Sendable {
             guard let ctx, conn.accept(ctx.ctx) else { return }
         }
         func fails(_ step: Step) -> Int? {
-            if let f = config.failure, f.step == step { return f.code }
-            return nil
+            guard let f = config.failure, f.step == step else { return nil }
+            let due = failuresLeft.withLock { left -> Bool in
+                guard let n = left else { return true }
+                if n <= 0 { return false }
+                left = n - 1
+                return true
+            }
+            return due ? f.code : nil
         }
         if let code = fails(.greeting) { conn.send("\(code) service not available"); return }
         conn.send("220 fake.test ESMTP ready")
@@ -139,7 +153,7 @@ public final class FakeSMTPServer: Sendable {
             } else if upper.hasPrefix("RCPT TO:") {
                 guard from != nil else { conn.send("503 need MAIL"); continue }
                 let r = angle(line)
-                if let code = fails(.rcpt), config.failingRecipient == nil || config.failingRecipient == r {
+                if config.failingRecipient == nil || config.failingRecipient == r, let code = fails(.rcpt) {
                     conn.send("\(code) \(code >= 500 ? "5.1.1 no such user" : "4.3.0 try later")"); continue
                 }
                 recipients.append(r)
@@ -154,8 +168,13 @@ public final class FakeSMTPServer: Sendable {
                     if l == "." { break }
                     data += (l.hasPrefix(".") ? String(l.dropFirst()) : l) + "\r\n"
                 }
-                if let code = fails(.endOfData) { conn.send("\(code) refused"); continue }
                 let m = Received(from: from ?? "", recipients: recipients, data: data, authenticatedUser: user, overTLS: conn.tls)
+                if let code = fails(.endOfData) {
+                    refusedData.withLock { $0.append(m) }
+                    from = nil; recipients = []
+                    conn.send("\(code) refused")
+                    continue
+                }
                 state.withLock { $0.0.append(m) }
                 from = nil; recipients = []
                 conn.send("250 2.0.0 queued")

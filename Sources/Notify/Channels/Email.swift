@@ -1,7 +1,10 @@
 import Core
+import Mail
 
-/// `email`: `to` (one address or a list). Validated and stored; sending over
-/// SMTP is a later slice of issue 5, so no HTTP request is built.
+/// `email`: `to` (one address or a list). Delivered by the `smtp` transport
+/// through the hub's `[smtp]` server; the outbox row carries the message as
+/// `{"id", "to", "subject", "text"}` (pure, built once, so a retry sends the
+/// same text). The transport adds From, Date, Message-ID and headers.
 public struct EmailChannel: ChannelSender {
     public static let secretKeys: [String] = []
     let to: [String]
@@ -12,11 +15,36 @@ public struct EmailChannel: ChannelSender {
         guard !list.isEmpty, list.count <= 50 else {
             throw JSONFieldError(field: f.name("to"), message: "\(f.name("to")) must name 1 to 50 email addresses.")
         }
-        for (i, a) in list.enumerated() where !Validate.email(a) {
+        // The mailer's own rule too (plain ASCII local@domain, no SMTPUTF8):
+        // an address it would refuse is better refused here, at once.
+        for (i, a) in list.enumerated() where !Validate.email(a) || (try? SMTPMessage.validateAddress(a, field: "To")) == nil {
             throw JSONFieldError(field: "\(f.name("to"))[\(i)]", message: "\(f.name("to"))[\(i)] is not an email address.")
         }
         to = list
     }
 
+    /// Not HTTP: see `outboxPayload(for:)`.
     public func request(for n: Notification) -> OutboundRequest? { nil }
+
+    public func outboxPayload(for n: Notification) -> OutboxPayload? {
+        let o = JSONObject([("id", .string(n.messageID)), ("to", .array(to.map { .string($0) })),
+                            ("subject", .string(n.title)), ("text", .string(Self.text(for: n)))])
+        return OutboxPayload(transport: "smtp", text: JSON.object(o).text)
+    }
+
+    /// The plain-text body: the title again (some clients hide long
+    /// subjects), what and where from, the times, then a footer naming the
+    /// hub, so the person on call knows which hub to open.
+    static func text(for n: Notification) -> String {
+        var lines = [n.title, ""]
+        switch n.event {
+        case nil: break
+        case .agentOffline, .agentOnline: lines.append("Agent: \(n.monitorName)")
+        default: lines.append("Monitor: \(n.monitorName)")
+        }
+        lines.append(n.body)
+        if let incident = n.incidentID { lines.append("Incident: #\(incident)") }
+        lines += ["", "-- ", "Sent by \"\(n.hubName)\" (pingtxt monitoring hub), notification \(n.messageID)."]
+        return lines.joined(separator: "\n")
+    }
 }
