@@ -47,6 +47,8 @@ public final class DeliveryWorker: Sendable {
     let wakeup = Semaphore()
     let stopped = Atomic<Bool>(false)
     let thread = Mutex<ThreadHandle?>(nil)
+    let decisions: DecisionSink
+    let inFlight = InFlightCounter()
 
     public init(database: Database, transports: [any DeliveryTransport], backoff: Backoff = Backoff(), claimSeconds: Int64 = 120,
                 clock: @escaping @Sendable () -> Int64 = { Time.now() }) {
@@ -55,6 +57,7 @@ public final class DeliveryWorker: Sendable {
         self.backoff = backoff
         self.claimSeconds = claimSeconds
         self.clock = clock
+        decisions = DecisionSink(database: database)
     }
 
     public func start() {
@@ -76,7 +79,10 @@ public final class DeliveryWorker: Sendable {
         while !stopped.load(ordering: .sequentiallyConsistent) {
             var sleepSeconds: Int64 = 1
             do {
-                let n = try deliverDue()
+                // Not waiting for the sends: a slow mail server or relay must
+                // not hold up the webhooks claimed after it. Rows in flight
+                // stay `sending` (not due) until their decision is stored.
+                let n = try deliverDue(waitForResults: false)
                 if n > 0 { continue }
                 if let next = try database.read({ try Outbox.nextDue($0) }) {
                     sleepSeconds = min(max(next - clock(), 0), 1)
@@ -86,23 +92,29 @@ public final class DeliveryWorker: Sendable {
             }
             if sleepSeconds > 0 { _ = wakeup.wait(timeoutNanos: UInt64(sleepSeconds) * 1_000_000_000) }
         }
+        inFlight.waitUntilIdle()
     }
 
-    /// Claims and sends one batch; returns how many rows it handled.
+    /// Claims one batch and hands it to the transports; each row's decision is
+    /// stored as soon as its transport reports it (bursts in one transaction).
+    /// Returns how many rows it claimed; with `waitForResults` it returns
+    /// only when every decision is stored.
     @discardableResult
-    public func deliverDue(limit: Int = 500) throws -> Int {
+    public func deliverDue(limit: Int = 500, waitForResults: Bool = true) throws -> Int {
         let now = clock()
         let rows = try database.write { c in try Outbox.claim(c, now: now, claimUntil: now + claimSeconds, limit: limit) }
         if rows.isEmpty { return 0 }
         let done = Semaphore()
-        let decisions = Mutex<[(Int64, DeliveryDecision)]>([])
         let byID = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let (backoff, clock) = (backoff, clock)
+        let (backoff, clock, sink) = (backoff, clock, decisions)
+        inFlight.add(rows.count)
+        let inFlight = self.inFlight
         let report: @Sendable (Int64, AttemptVerdict) -> Void = { id, verdict in
             guard let row = byID[id] else { return }
             let d = DeliveryDecision.decide(verdict, createdAt: row.createdAt, attempts: row.attempts, now: clock(),
                                             jitter: Double.random(in: 0..<1), backoff: backoff)
-            decisions.withLock { $0.append((id, d)) }
+            sink.store(id, d, at: clock())
+            inFlight.add(-1)
             done.post()
         }
         for (name, group) in Dictionary(grouping: rows, by: \.transport) {
@@ -112,21 +124,7 @@ public final class DeliveryWorker: Sendable {
             }
             transport.deliver(group, report: report)
         }
-        for _ in rows { done.wait() }
-        let all = decisions.withLock { $0 }
-        let at = clock()
-        try database.write { c in
-            for (id, d) in all {
-                switch d {
-                case .sent: try Outbox.markSent(c, id: id, now: at)
-                case .retry(let next, let error): try Outbox.scheduleRetry(c, id: id, at: next, error: error)
-                case .failed(let error): try Outbox.markFailed(c, id: id, error: error)
-                }
-            }
-        }
-        for (id, d) in all {
-            if case .failed(let e) = d { Log.shared.warn("notification failed", ["outbox": "\(id)", "error": e]) }
-        }
+        if waitForResults { for _ in rows { done.wait() } }
         return rows.count
     }
 }
