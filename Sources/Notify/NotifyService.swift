@@ -4,21 +4,28 @@ import Store
 import Synchronization
 
 /// The alerting runtime: the channel cache (the recorder's `EventSink`), the
-/// delivery worker, and the channel operations the API needs. Every channel
+/// delivery worker, the reminder job (which also prunes the outbox), and the
+/// channel operations the API needs. Every channel
 /// write reloads the cache, so routing always sees the stored channels.
 public final class NotifyService: Sendable {
     public let database: Database
     public let notifier: Notifier
     let engine: ClientEngine
     let worker: DeliveryWorker
+    let reminders: ReminderJob
 
-    public init(database: Database, hubName: String = "pingtxt", extraCAFile: String? = nil) {
+    /// `outboxRetentionDays`: settled (sent or failed) outbox rows older than
+    /// this are deleted; the hub passes `[retention] raw_days`.
+    public init(database: Database, hubName: String = "pingtxt", extraCAFile: String? = nil, outboxRetentionDays: Int64 = 7) {
         self.database = database
         notifier = Notifier(hubName: hubName)
         engine = ClientEngine(loops: 1, maxConcurrent: 64, extraCAFile: extraCAFile)
         worker = DeliveryWorker(database: database, transports: [HTTPTransport(engine: engine)])
         let worker = self.worker
+        reminders = ReminderJob(database: database, notifier: notifier, outboxRetentionDays: outboxRetentionDays,
+                                wake: { worker.wake() })
         notifier.setOnQueued { worker.wake() }
+        reminders.setQuietCheck { [weak self] id, at in self?.isQuiet(id, at: at) ?? false }
     }
 
     /// Loads the channels (call before monitoring starts) and starts delivering.
@@ -27,6 +34,7 @@ public final class NotifyService: Sendable {
         let released = try database.write { c in try Outbox.releaseClaims(c, now: Time.now()) }
         if released > 0 { Log.shared.info("notifications interrupted by a restart are sent again", ["rows": "\(released)"]) }
         worker.start()
+        reminders.start()
     }
 
     /// Whether a monitor is quiet (in maintenance or muted) at a time: no
@@ -37,6 +45,7 @@ public final class NotifyService: Sendable {
     func isQuiet(_ monitorID: Int64, at: Int64) -> Bool { quiet.withLock { $0 }(monitorID, at) }
 
     public func stop() {
+        reminders.stop()
         worker.stop()
         engine.shutdown()
     }

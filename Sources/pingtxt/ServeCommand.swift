@@ -52,7 +52,8 @@ enum ServeCommand {
         monitorSettings.retention.rawDays = Int64(config.retention.rawDays)
         monitorSettings.retention.hourlyDays = Int64(config.retention.hourlyDays)
         monitorSettings.retention.dailyDays = Int64(config.retention.dailyDays)
-        let notify = NotifyService(database: db, hubName: config.hub.name, extraCAFile: monitorSettings.extraCAFile)
+        let notify = NotifyService(database: db, hubName: config.hub.name, extraCAFile: monitorSettings.extraCAFile,
+                                   outboxRetentionDays: monitorSettings.retention.rawDays)
         try notify.start()
         let monitoring = MonitoringService(database: db, settings: monitorSettings, eventSink: notify.notifier)
         notify.setQuietCheck { [weak monitoring] id, at in monitoring?.isInMaintenance(id, at: at) ?? false }
