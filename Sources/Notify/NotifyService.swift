@@ -5,8 +5,8 @@ import Synchronization
 
 /// The alerting runtime: the channel cache (the recorder's `EventSink`), the
 /// delivery worker, the reminder job (which also prunes the outbox), and the
-/// channel operations the API needs. Every channel
-/// write reloads the cache, so routing always sees the stored channels.
+/// channel operations the API needs. Every channel write reloads the cache
+/// in its transaction, so routing and reminders always see the stored channels.
 public final class NotifyService: Sendable {
     public let database: Database
     public let notifier: Notifier

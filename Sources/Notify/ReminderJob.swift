@@ -114,7 +114,7 @@ public final class ReminderJob: Sendable {
         for r in try Reminders.forIncident(c, incidentID: incident.id) { slots[r.channelID] = r.nextAt }
         var queued = 0
         var quietNow: Bool?
-        var name: String?
+        var context: (name: String, locations: [String])?
         for ch in notifier.current {
             let slot = slots.removeValue(forKey: ch.id)
             guard ch.reminderMinutes > 0, Routing.matches(ch, kind: kind, monitorID: incident.monitorID) else {
@@ -134,10 +134,12 @@ public final class ReminderJob: Sendable {
                 try Reminders.schedule(c, channelID: ch.id, incidentID: incident.id, nextAt: now + period)
                 continue
             }
-            if name == nil { name = try Monitors.find(c, id: incident.monitorID)?.name ?? "monitor \(incident.monitorID)" }
-            let locations = ((try? JSON.parse(incident.locations))?.arrayValue ?? []).compactMap(\.stringValue)
-            let n = Notification(kind: .reminder, event: kind, monitorID: incident.monitorID, monitorName: name ?? "",
-                                 incidentID: incident.id, cause: incident.cause, locations: locations, at: now,
+            if context == nil {
+                context = (try Monitors.find(c, id: incident.monitorID)?.name ?? "monitor \(incident.monitorID)",
+                           ((try? JSON.parse(incident.locations))?.arrayValue ?? []).compactMap(\.stringValue))
+            }
+            let n = Notification(kind: .reminder, event: kind, monitorID: incident.monitorID, monitorName: context?.name ?? "",
+                                 incidentID: incident.id, cause: incident.cause, locations: context?.locations ?? [], at: now,
                                  since: incident.openedAt, outboxID: 0, hubName: notifier.hubName)
             queued += try notifier.queue(c, channel: ch, notification: n, eventID: nil, now: now).count
             try Reminders.schedule(c, channelID: ch.id, incidentID: incident.id, nextAt: now + period, countSent: true)

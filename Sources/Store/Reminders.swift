@@ -32,9 +32,12 @@ public enum Reminders {
             ON CONFLICT (channel_id, incident_id) DO UPDATE SET next_at = excluded.next_at, sent = sent + excluded.sent
             """
         static let delete = "DELETE FROM channel_reminders WHERE channel_id = ? AND incident_id = ?"
+        /// Walks the (small) reminders table with a primary-key lookup per
+        /// row, not the whole incident history.
         static let deleteSettled = """
-            DELETE FROM channel_reminders WHERE incident_id IN (
-                SELECT id FROM incidents WHERE status <> 'open' OR acknowledged_at IS NOT NULL)
+            DELETE FROM channel_reminders WHERE EXISTS (
+                SELECT 1 FROM incidents i WHERE i.id = channel_reminders.incident_id
+                  AND (i.status <> 'open' OR i.acknowledged_at IS NOT NULL))
             """
     }
 
