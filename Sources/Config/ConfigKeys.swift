@@ -148,7 +148,7 @@ public enum ConfigKeys {
         .integer("checks", "max_concurrent", \.checks.maxConcurrent, 1...100_000, "Checks running at the same time at most; further due checks wait their turn."),
         .string("checks", "ca_file", \.checks.caFile, "Extra CA certificates (PEM file) trusted by HTTPS and TLS checks, besides the system's;\nempty = none.",
                 parse: { s throws(InvalidValue) in s }, render: { $0 }),
-        .integer("retention", "raw_days", \.retention.rawDays, 1...3650, "Days raw check results are kept; older ones live on as hourly and daily roll-ups."),
+        .integer("retention", "raw_days", \.retention.rawDays, 1...3650, "Days raw check results are kept (older ones live on as hourly and daily roll-ups);\nsent and failed notifications leave the outbox after as many days."),
         .integer("retention", "hourly_days", \.retention.hourlyDays, 1...3650, "Days hourly roll-ups are kept (uptime over 90 days needs at least 90)."),
         .integer("retention", "daily_days", \.retention.dailyDays, 1...36500, "Days daily roll-ups are kept (status pages show 90 days)."),
 

@@ -5,8 +5,9 @@ import Store
 import Synchronization
 
 /// The alerting runtime: the channel cache (the recorder's `EventSink`), the
-/// delivery worker, and the channel operations the API needs. Every channel
-/// write reloads the cache, so routing always sees the stored channels.
+/// delivery worker, the reminder job (which also prunes the outbox), and the
+/// channel operations the API needs. Every channel write reloads the cache
+/// in its transaction, so routing and reminders always see the stored channels.
 public final class NotifyService: Sendable {
     public let database: Database
     public let notifier: Notifier
@@ -16,12 +17,15 @@ public final class NotifyService: Sendable {
     /// Phones: push relay settings, per-phone rows, the Live Activity.
     public let push: PushService
     let quiet = QuietCheck()
+    let reminders: ReminderJob
 
     /// `publicURL` is what the relay is told to show for this hub. `smtp`:
     /// the `[smtp]` server email channels send through; nil = email is not
-    /// configured (email rows then fail, saying so).
+    /// configured (email rows then fail, saying so). `outboxRetentionDays`:
+    /// settled (sent or failed) outbox rows older than this are deleted; the
+    /// hub passes `[retention] raw_days`.
     public init(database: Database, hubName: String = "pingtxt", publicURL: String = "", extraCAFile: String? = nil,
-                smtp: SMTPSettings? = nil) {
+                smtp: SMTPSettings? = nil, outboxRetentionDays: Int64 = 7) {
         self.database = database
         let notifier = Notifier(hubName: hubName)
         self.notifier = notifier
@@ -35,8 +39,11 @@ public final class NotifyService: Sendable {
                                 transports: [HTTPTransport(engine: engine), PushTransport(service: push), self.smtp])
         let worker = self.worker
         wake.set { worker.wake() }
+        reminders = ReminderJob(database: database, notifier: notifier, outboxRetentionDays: outboxRetentionDays,
+                                wake: { worker.wake() })
         notifier.setOnQueued { worker.wake() }
         notifier.setMobilePush(push)
+        reminders.setQuietCheck { quiet($0, $1) }
     }
 
     /// Loads the channels (call before monitoring starts) and starts delivering.
@@ -46,6 +53,7 @@ public final class NotifyService: Sendable {
         let released = try database.write { c in try Outbox.releaseClaims(c, now: Time.now()) }
         if released > 0 { Log.shared.info("notifications interrupted by a restart are sent again", ["rows": "\(released)"]) }
         worker.start()
+        reminders.start()
     }
 
     /// Whether a monitor is quiet (in maintenance or muted) at a time: no
@@ -55,6 +63,7 @@ public final class NotifyService: Sendable {
     func isQuiet(_ monitorID: Int64, at: Int64) -> Bool { quiet(monitorID, at) }
 
     public func stop() {
+        reminders.stop()
         push.stop()
         worker.stop()
         engine.shutdown()

@@ -59,6 +59,7 @@ public enum Incidents {
         static let addTimeline = "INSERT INTO incident_timeline (incident_id, at, event, detail) VALUES (?, ?, ?, ?)"
         static let timeline = "SELECT at, event, detail FROM incident_timeline WHERE incident_id = ? ORDER BY id"
         static let openCount = "SELECT count(*) FROM incidents WHERE status = 'open'"
+        static let openUnacknowledged = "SELECT * FROM incidents WHERE status = 'open' AND acknowledged_at IS NULL ORDER BY id"
     }
 
     public static func open(_ c: Connection, monitorID: Int64, kind: String, cause: String, locations: String,
@@ -113,6 +114,11 @@ public enum Incidents {
         try c.query(SQL.timeline, [.integer(incidentID)]).map { r throws(StoreError) in
             TimelineEntry(at: try r.int("at"), event: try r.text("event"), detail: try r.text("detail"))
         }
+    }
+
+    /// Open incidents nobody has acknowledged: the ones channels remind about.
+    public static func openUnacknowledged(_ c: Connection) throws(StoreError) -> [IncidentRecord] {
+        try c.query(SQL.openUnacknowledged).map { r throws(StoreError) in try IncidentRecord(row: r) }
     }
 
     public static func openCount(_ c: Connection) throws(StoreError) -> Int {

@@ -55,7 +55,8 @@ enum ServeCommand {
         monitorSettings.retention.dailyDays = Int64(config.retention.dailyDays)
         let notify = NotifyService(database: db, hubName: config.hub.name, publicURL: config.server.publicURL,
                                    extraCAFile: monitorSettings.extraCAFile,
-                                   smtp: smtpSettings(config.smtp, extraCAFile: monitorSettings.extraCAFile))
+                                   smtp: smtpSettings(config.smtp, extraCAFile: monitorSettings.extraCAFile),
+                                   outboxRetentionDays: monitorSettings.retention.rawDays)
         try notify.start()
         let monitoring = MonitoringService(database: db, settings: monitorSettings, eventSink: notify.notifier)
         notify.setQuietCheck { [weak monitoring] id, at in monitoring?.isInMaintenance(id, at: at) ?? false }

@@ -30,9 +30,10 @@ import Glibc
             rmdir(dir)
         }
 
-        func monitor() throws -> Int64 {
+        func monitor(degradedAfterMs: Int64? = nil) throws -> Int64 {
             var config = MonitorConfig(name: "API", type: .tcp, target: "127.0.0.1:9")
             config.retries = 0
+            config.degradedAfterMs = degradedAfterMs
             var record = MonitorRecord(name: "API", type: "tcp", target: "127.0.0.1:9", interval: 60, timeout: 10, retries: 0)
             config.write(into: &record)
             return try db.write { try Monitors.insert($0, record, now: 1_000) }.id
@@ -47,9 +48,10 @@ import Glibc
             return id
         }
 
-        func apply(_ id: Int64, at: Int64, _ outcome: CheckOutcome, error: String? = nil) throws {
+        func apply(_ id: Int64, at: Int64, _ outcome: CheckOutcome, latencyMs: Int = 20, error: String? = nil) throws {
             try db.write { c in
-                _ = try recorder.apply(.result(CheckResult(at: at, outcome: outcome, latencyMs: 20, error: error)), monitorID: id, on: c)
+                _ = try recorder.apply(.result(CheckResult(at: at, outcome: outcome, latencyMs: latencyMs, error: error)),
+                                       monitorID: id, on: c)
             }
         }
 
@@ -86,6 +88,21 @@ import Glibc
         #expect(second.bodyText.contains(#""event":"monitor_up""#) && second.bodyText.contains("up again after 5 min"))
         #expect(first.headers.contains { $0.name == "X-Pingtxt-Signature" && $0.value.hasPrefix("sha256=") })
         #expect(rows.allSatisfy { $0.status == "pending" && $0.kind == "alert" && $0.eventID != nil })
+    }
+
+    /// SPEC §6: "`degraded` that recovers sends `monitor_up` too".
+    @Test func degradedThatRecoversSendsMonitorUp() throws {
+        let f = try Fixture()
+        let id = try f.monitor(degradedAfterMs: 1_000)
+        let hook = try f.channel("webhook", events: #"["monitor_degraded","monitor_up"]"#, config: #"{"url":"http://127.0.0.1:9/h"}"#)
+        try f.apply(id, at: 1_764_410_460, .up)
+        try f.apply(id, at: 1_764_410_520, .up, latencyMs: 2_500)
+        try f.apply(id, at: 1_764_410_700, .up)
+        let bodies = try f.outbox(hook).map { try #require(OutboundRequest(storedText: $0.payload)).bodyText }
+        #expect(bodies.count == 2)
+        #expect(bodies.first?.contains(#""event":"monitor_degraded""#) == true)
+        #expect(bodies.last?.contains(#""event":"monitor_up""#) == true)
+        #expect(bodies.last?.contains("up again after 3 min") == true)
     }
 
     @Test func maintenanceQueuesNothing() throws {
