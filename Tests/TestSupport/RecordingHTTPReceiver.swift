@@ -30,12 +30,7 @@ public final class RecordingHTTPReceiver: Sendable {
 
     public init() throws {
         pt_ignore_sigpipe()
-        var config = ServerConfiguration()
-        config.host = "127.0.0.1"
-        config.port = 0
-        config.eventLoops = 1
-        config.workers = 4
-        config.accessLog = false
+        let config = ServerConfiguration.loopbackPeer()
         let state = ReceiverState()
         self.state = state
         let router = Router { r in

@@ -1,6 +1,7 @@
 import COpenSSL
 import CShims
 import Core
+import HTTP
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -267,4 +268,18 @@ public final class TLSFixture: Sendable {
     }
 
     public func remove() { runProgram(["rm", "-rf", dir]) }
+}
+
+extension ServerConfiguration {
+    /// A stand-in peer's server: any free port on 127.0.0.1, one loop, a few
+    /// workers, no access log.
+    public static func loopbackPeer() -> ServerConfiguration {
+        var config = ServerConfiguration()
+        config.host = "127.0.0.1"
+        config.port = 0
+        config.eventLoops = 1
+        config.workers = 4
+        config.accessLog = false
+        return config
+    }
 }
