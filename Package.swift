@@ -32,7 +32,8 @@ let package = Package(
         .target(name: "Notify", dependencies: ["Core", "Store", "Net", "HTTP", "Crypto", "Mail"]),
 
         // Surface.
-        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring", "Notify"]),
+        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring", "Notify"],
+                resources: [.embedInCode("Resources")]),
         .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring", "Notify", "Mail"]),
         .executableTarget(name: "FuzzHTTPParser", dependencies: ["HTTP"]),
         .executableTarget(name: "CheckBench", dependencies: ["Net", "Core"]),

@@ -52,6 +52,7 @@ public final class Application: Sendable {
         let issuer = settings.issuer
         return Router { r in
             system.register(&r)
+            StaticRoutes().register(&r)
             account.register(&r)
             userRoutes.register(&r)
             AccountSecurityRoutes(access: access, account: self.account, twoFactor: twoFactor, limiter: loginLimiter).register(&r)

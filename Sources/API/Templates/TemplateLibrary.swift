@@ -1,0 +1,35 @@
+import Core
+
+/// Every template and static file of `Sources/API/Resources`, embedded in the
+/// binary by SwiftPM (`.embedInCode`: no Foundation, no files to deploy).
+/// Templates are parsed once, at first use; a broken template is a
+/// programming error caught by the tests that render each page.
+enum TemplateLibrary {
+    /// Templates by file name. Add a line per new `.html` file.
+    static let sources: [(String, [UInt8])] = [
+        ("layout.html", PackageResources.layout_html),
+    ]
+
+    /// Static files served under `/static/`. Add a line per new asset.
+    static let assets: [String: (type: String, bytes: [UInt8])] = [
+        "app.css": ("text/css; charset=utf-8", PackageResources.app_css),
+    ]
+
+    static let all: [String: Template] = {
+        var out: [String: Template] = [:]
+        for (name, bytes) in sources {
+            do {
+                out[name] = try Template(name: name, source: String(decoding: bytes, as: UTF8.self))
+            } catch {
+                Log.shared.error("template does not parse", ["template": name, "error": "\(error)"])
+            }
+        }
+        return out
+    }()
+
+    /// Renders `name` (partials: every other template, by file name).
+    static func render(_ name: String, _ context: TemplateValue) -> String {
+        guard let t = all[name] else { return "" }
+        return t.render(context, partials: all)
+    }
+}
