@@ -5,6 +5,7 @@ import Config
 import Core
 import HTTP
 import Monitoring
+import Net
 import Notify
 import Store
 #if canImport(Glibc)
@@ -49,6 +50,7 @@ enum ServeCommand {
         monitorSettings.maxConcurrent = config.checks.maxConcurrent
         monitorSettings.publicURL = config.server.publicURL
         monitorSettings.extraCAFile = config.checks.caFile.isEmpty ? nil : config.checks.caFile
+        monitorSettings.sourceAddress = IPAddress(literal: config.checks.sourceAddress)
         monitorSettings.retention.rawDays = Int64(config.retention.rawDays)
         monitorSettings.retention.hourlyDays = Int64(config.retention.hourlyDays)
         monitorSettings.retention.dailyDays = Int64(config.retention.dailyDays)
