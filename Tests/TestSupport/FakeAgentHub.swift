@@ -74,6 +74,8 @@ public final class FakeAgentHub: Sendable {
     public var polls: Int { state.polls.load(ordering: .relaxed) }
     /// Requests refused with 503 while unavailable.
     public var refused: Int { state.refused.load(ordering: .relaxed) }
+    /// Result uploads refused with 503 while unavailable.
+    public var refusedUploads: Int { state.refusedUploads.load(ordering: .relaxed) }
 
     /// Waits (bounded) until `predicate` holds; returns whether it did.
     public func wait(timeoutMillis: Int = 10_000, _ predicate: (FakeAgentHub) -> Bool) -> Bool {
@@ -99,6 +101,7 @@ private final class FakeAgentHubState: Sendable {
     let monitorAnswers = Mutex<[Int: Int]>([:])
     let polls = Atomic<Int>(0)
     let refused = Atomic<Int>(0)
+    let refusedUploads = Atomic<Int>(0)
 
     init(token: String, name: String, id: Int64, pollInterval: Int) {
         self.token = token
@@ -118,6 +121,7 @@ private final class FakeAgentHubState: Sendable {
     private func gate(_ req: HTTPRequest) -> HTTPResponse? {
         if unavailable.load(ordering: .sequentiallyConsistent) {
             refused.add(1, ordering: .relaxed)
+            if req.path == "/api/agent/results" { refusedUploads.add(1, ordering: .relaxed) }
             return .json(503, #"{"error":{"code":"unavailable","message":"down for a test"}}"#)
         }
         guard req.headers["Authorization"] == "Bearer \(token)" else {
