@@ -1,5 +1,6 @@
 import Core
 import Monitoring
+import Synchronization
 
 /// The agent process: connects to the hub (and checks it names this agent
 /// as expected), then runs three loops until stopped — the scheduler running
@@ -17,6 +18,7 @@ public final class AgentRunner: Sendable {
     let uploader: ResultUploader
     let sync: HubSync
     private let latch = StopLatch()
+    private let running = Atomic<Bool>(false)
 
     public init(settings: AgentSettings, clock: any SchedulerClock = SystemSchedulerClock()) {
         self.settings = settings
@@ -50,14 +52,12 @@ public final class AgentRunner: Sendable {
             if latch.isStopped { return false }
             switch sync.fetchMonitors() {
             case .changed(let assignment):
-                if let expected = settings.expectedName, !expected.isEmpty, expected != assignment.agentName {
-                    throw AgentSettingsError("the hub knows this token as agent '\(assignment.agentName)', not '\(expected)' (--name)")
-                }
                 Log.shared.info("pingtxt agent connected", ["hub": settings.hubURL, "agent": assignment.agentName,
                                                             "version": settings.version])
                 checks.start()
                 uploader.start()
                 sync.start()
+                running.store(true, ordering: .sequentiallyConsistent)
                 return true
             case .unchanged:
                 continue  // not possible without an ETag held; ask again
@@ -86,6 +86,9 @@ public final class AgentRunner: Sendable {
         uploader.join()
         hub.shutdown()
         sync.join()
-        Log.shared.info("pingtxt agent stopped", ["undelivered": "\(buffer.count)"])
+        // Only a started agent reports stopping: a refused start is one error line.
+        if running.exchange(false, ordering: .sequentiallyConsistent) {
+            Log.shared.info("pingtxt agent stopped", ["undelivered": "\(buffer.count)"])
+        }
     }
 }

@@ -58,6 +58,11 @@ final class HubSync: Sendable {
         case 200:
             let assignment: AgentAssignment
             do { assignment = try AgentAssignment.parse(body) } catch { return .refused(error.description) }
+            // Checked before anything is applied: a token pasted onto the
+            // wrong machine must not run another location's checks.
+            if let expected = settings.expectedName, !expected.isEmpty, expected != assignment.agentName {
+                return .refused("the hub knows this token as agent '\(assignment.agentName)', not '\(expected)' (--name)")
+            }
             let (added, removed) = checks.apply(assignment.monitors)
             let previousName = state.withLock { s -> String in
                 defer {

@@ -40,8 +40,10 @@ enum AgentCommand {
             runner.stop()
             throw CLIError(error.description)
         }
-        if running { runner.waitForStopRequest() }
-        Log.shared.info("stopping: last upload of buffered results")
+        if running {
+            runner.waitForStopRequest()
+            Log.shared.info("stopping: last upload of buffered results")
+        }
         runner.stop()
         return 0
     }
