@@ -26,9 +26,9 @@ public struct AgentSettings: Sendable {
     public var backoffBaseMillis = 500
     public var backoffMaxMillis = 30_000
     /// On stop, how long the last upload of buffered results may take.
-    public var finalUploadMillis = 5000
+    public var finalUploadMillis = 4000
     /// Timeout of one ordinary request to the hub (long polls get theirs on top).
-    public var requestTimeoutMillis = 10_000
+    public var requestTimeoutMillis = 5000
 
     public init(hubURL: String, token: String) {
         self.hubURL = hubURL

@@ -68,3 +68,27 @@ import Glibc
         #expect(agent.wait(timeoutMillis: 10_000) == 0, "\(agent.output)")
     }
 }
+
+/// `--config FILE` supplies the settings; flags override it.
+@Suite(.serialized) struct AgentCommandConfigTests {
+    typealias F = AgentFixtures
+
+    @Test func configFileSuppliesSettingsAndFlagsOverride() throws {
+        let hub = try FakeAgentHub(token: F.token, agentName: "eu-west")
+        defer { hub.stop() }
+        let path = "/tmp/pingtxt-agent-config-\(getpid()).toml"
+        let text = "[agent]\nhub = \"\(hub.baseURL)\"\ntoken = \"\(F.token)\"\nname = \"eu-west\"\n"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        _ = text.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        defer { unlink(path) }
+        // The file's hub and token are used; --name overrides the file's name.
+        let (code, lines) = try AgentProcess.run(["--config", path, "--name", "us-east"])
+        #expect(code == 1 && lines.count == 1 && lines.first?.contains("'eu-west', not 'us-east'") == true, "\(lines)")
+        // The file alone is a working configuration.
+        let agent = try AgentProcess(["--config", path])
+        #expect(hub.wait { $0.polls >= 1 }, "\(agent.output)")
+        agent.signal(SIGTERM)
+        #expect(agent.wait(timeoutMillis: 10_000) == 0, "\(agent.output)")
+    }
+}
