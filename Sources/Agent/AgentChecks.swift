@@ -43,16 +43,23 @@ final class AgentChecks: Sendable {
     /// Replaces the assignment: new monitors are scheduled, changed
     /// intervals move to their new grid, removed monitors stop. A changed
     /// configuration with the same interval applies from its next run.
+    /// With `runNewAtOnce`, monitors new to this assignment are checked at
+    /// once and then on their grid, as the hub does for a new monitor; the
+    /// first assignment after start is not (no burst when an agent restarts).
     /// Returns (added, removed) counts.
     @discardableResult
-    func apply(_ assignment: [Int64: MonitorConfig]) -> (added: Int, removed: Int) {
+    func apply(_ assignment: [Int64: MonitorConfig], runNewAtOnce: Bool) -> (added: Int, removed: Int) {
         let old = monitors.withLock { m in
             defer { m = assignment }
             return m
         }
         for id in old.keys where assignment[id] == nil { scheduler.remove(id: id) }
+        let added = assignment.keys.filter { old[$0] == nil }
         for (id, config) in assignment { scheduler.upsert(id: id, intervalMs: config.interval * 1000) }
-        return (assignment.keys.filter { old[$0] == nil }.count, old.keys.filter { assignment[$0] == nil }.count)
+        if runNewAtOnce {
+            for id in added { scheduler.runNow(id: id) }
+        }
+        return (added.count, old.keys.filter { assignment[$0] == nil }.count)
     }
 
     func config(_ id: Int64) -> MonitorConfig? { monitors.withLock { $0[id] } }

@@ -63,7 +63,8 @@ final class HubSync: Sendable {
             if let expected = settings.expectedName, !expected.isEmpty, expected != assignment.agentName {
                 return .refused("the hub knows this token as agent '\(assignment.agentName)', not '\(expected)' (--name)")
             }
-            let (added, removed) = checks.apply(assignment.monitors)
+            let first = state.withLock { $0.etag == nil && $0.agentName.isEmpty }
+            let (added, removed) = checks.apply(assignment.monitors, runNewAtOnce: !first)
             let previousName = state.withLock { s -> String in
                 defer {
                     s.etag = headers["ETag"]

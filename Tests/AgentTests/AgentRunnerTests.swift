@@ -134,9 +134,26 @@ import Testing
         // A monitor assigned after the last fetch: the agent fetches, then runs it.
         hub.setMonitors([F.httpMonitor(id: 12, url: target.healthURL), F.httpMonitor(id: 13, url: target.baseURL + "/status/500")])
         hub.requestCheck(requestID: "c-2", monitorID: 13)
-        #expect(hub.wait(timeoutMillis: 5000) { $0.results.count == 2 })
-        #expect(hub.results.last?["request_id"]?.stringValue == "c-2" && hub.results.last?["status_code"]?.intValue == 500)
+        #expect(hub.wait(timeoutMillis: 5000) { $0.results.contains { $0["request_id"]?.stringValue == "c-2" } })
+        let answer = hub.results.first { $0["request_id"]?.stringValue == "c-2" }
+        #expect(answer?["monitor_id"]?.intValue == 13 && answer?["status_code"]?.intValue == 500)
         #expect(runner.monitorCount == 2)
+    }
+
+    @Test func newlyAssignedMonitorsRunAtOnceButNotAtStart() throws {
+        let target = try SwitchableHTTPTarget()
+        defer { target.stop() }
+        let hub = try FakeAgentHub(token: F.token, agentName: "eu-west", monitors: [F.httpMonitor(id: 1, url: target.healthURL)])
+        defer { hub.stop() }
+        let clock = ManualSchedulerClock()
+        let runner = AgentRunner(settings: F.settings(hub), clock: clock)
+        #expect(try runner.start())
+        defer { runner.stop() }
+        // The clock stands still: nothing is due yet for the first assignment.
+        #expect(!hub.wait(timeoutMillis: 600) { $0.results.count > 0 })
+        hub.setMonitors([F.httpMonitor(id: 1, url: target.healthURL), F.httpMonitor(id: 2, url: target.healthURL)])
+        #expect(hub.wait { $0.results.count == 1 })  // noticed through the poll's monitors_etag
+        #expect(hub.results.first?["monitor_id"]?.intValue == 2 && hub.results.first?["request_id"] == nil)
     }
 
     @Test func nameMismatchAndRefusedTokenStopStart() throws {
