@@ -67,12 +67,8 @@ import Glibc
         agent.signal(SIGINT)
         #expect(agent.wait(timeoutMillis: 10_000) == 0, "\(agent.output)")
     }
-}
 
-/// `--config FILE` supplies the settings; flags override it.
-@Suite(.serialized) struct AgentCommandConfigTests {
-    typealias F = AgentFixtures
-
+    /// `--config FILE` supplies the settings; flags override it.
     @Test func configFileSuppliesSettingsAndFlagsOverride() throws {
         let hub = try FakeAgentHub(token: F.token, agentName: "eu-west")
         defer { hub.stop() }
