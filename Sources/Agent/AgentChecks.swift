@@ -32,9 +32,12 @@ final class AgentChecks: Sendable {
 
     func start() { scheduler.start() }
 
-    /// Stops scheduling, then the checks' client (checks in flight end as
-    /// cancelled and are not reported).
-    func stop() {
+    /// No new scheduled runs; checks in flight go on (their results are
+    /// buffered and may still make the last upload).
+    func stopScheduling() { scheduler.stop() }
+
+    /// Cancels checks in flight and stops the checks' client and DNS workers.
+    func shutdown() {
         scheduler.stop()
         executor.engine.shutdown()
         executor.shutdown()

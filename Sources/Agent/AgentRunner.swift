@@ -78,14 +78,18 @@ public final class AgentRunner: Sendable {
     /// Blocks until `requestStop`.
     public func waitForStopRequest() { latch.sleep(millis: nil) }
 
-    /// Stops the checks, makes one last bounded upload of buffered results
-    /// (`finalUploadMillis`), cancels the long poll and joins every thread.
+    /// Stops scheduling, makes one last bounded upload of buffered results
+    /// (`finalUploadMillis`), cancels the long poll, then the checks still
+    /// in flight, and joins every thread. The upload goes first so a slow
+    /// check (a DNS query can hold its worker up to its timeout) cannot
+    /// delay delivering what is already there.
     public func stop() {
         latch.stop()
-        checks.stop()
+        checks.stopScheduling()
         uploader.join()
         hub.shutdown()
         sync.join()
+        checks.shutdown()
         // Only a started agent reports stopping: a refused start is one error line.
         if running.exchange(false, ordering: .sequentiallyConsistent) {
             Log.shared.info("pingtxt agent stopped", ["undelivered": "\(buffer.count)"])
