@@ -30,11 +30,13 @@ let package = Package(
         .target(name: "Auth", dependencies: ["Core", "Crypto", "Store"]),
         .target(name: "Monitoring", dependencies: ["Core", "Crypto", "Net", "DNS", "Store"]),
         .target(name: "Notify", dependencies: ["Core", "Store", "Net", "HTTP", "Crypto", "Mail"]),
+        .target(name: "Agent", dependencies: ["Core", "HTTP", "Net", "Monitoring"]),
 
         // Surface.
         .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring", "Notify"],
                 resources: [.embedInCode("Resources")]),
-        .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring", "Notify", "Mail"]),
+        .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring", "Notify", "Mail",
+                                                        "Net", "Agent"]),
         .executableTarget(name: "FuzzHTTPParser", dependencies: ["HTTP"]),
         .executableTarget(name: "CheckBench", dependencies: ["Net", "Core"]),
 
@@ -51,6 +53,7 @@ let package = Package(
         .testTarget(name: "DNSTests", dependencies: ["DNS", "Core", "TestSupport"]),
         .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "Core", "Store"]),
         .testTarget(name: "MailTests", dependencies: ["Mail", "Core", "TestSupport"]),
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "Monitoring", "Net", "HTTP", "Core", "TestSupport"]),
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "Core", "Crypto", "Store", "Monitoring", "Net", "Mail", "TestSupport"]),
     ]
 )

@@ -148,6 +148,9 @@ public enum ConfigKeys {
         .integer("checks", "max_concurrent", \.checks.maxConcurrent, 1...100_000, "Checks running at the same time at most; further due checks wait their turn."),
         .string("checks", "ca_file", \.checks.caFile, "Extra CA certificates (PEM file) trusted by HTTPS and TLS checks, besides the system's;\nempty = none.",
                 parse: { s throws(InvalidValue) in s }, render: { $0 }),
+        .string("checks", "source_address", \.checks.sourceAddress,
+                "Local IP address HTTP, TCP and TLS checks connect from (bound before connecting), for hosts\nwith several addresses; empty = the system chooses.",
+                parse: { s throws(InvalidValue) in try Validate.sourceAddress(s) }, render: { $0 }),
         .integer("retention", "raw_days", \.retention.rawDays, 1...3650, "Days raw check results are kept (older ones live on as hourly and daily roll-ups);\nsent and failed notifications leave the outbox after as many days."),
         .integer("retention", "hourly_days", \.retention.hourlyDays, 1...3650, "Days hourly roll-ups are kept (uptime over 90 days needs at least 90)."),
         .integer("retention", "daily_days", \.retention.dailyDays, 1...36500, "Days daily roll-ups are kept (status pages show 90 days)."),
@@ -169,6 +172,15 @@ public enum ConfigKeys {
         .string("smtp", "helo_name", \.smtp.heloName, "Name the hub gives in EHLO; empty = this machine's host name.",
                 parse: { s throws(InvalidValue) in try Validate.heloName(s) }, render: { $0 }),
         .integer("smtp", "timeout_seconds", \.smtp.timeoutSeconds, 1...600, "Bounds connecting, the TLS handshake and every single read or write to the mail server."),
+        .string("agent", "hub", \.agent.hub,
+                "pingtxt agent only: the hub's URL (https://; http:// only to a loopback address). --hub overrides it.",
+                parse: { s throws(InvalidValue) in try Validate.plainText(s) }, render: { $0 }),
+        ConfigKey.string("agent", "token", \.agent.token,
+                         "pingtxt agent only: the agent's pmg_ token from POST /api/agents (never logged). --token overrides it.",
+                         parse: { s throws(InvalidValue) in try Validate.plainText(s) }, render: { $0 }).secret(),
+        .string("agent", "name", \.agent.name,
+                "pingtxt agent only: the agent name the hub must report for this token (a safety check); empty = any.\n--name overrides it.",
+                parse: { s throws(InvalidValue) in try Validate.plainText(s) }, render: { $0 }),
     ]
 
     /// Keys of one section.

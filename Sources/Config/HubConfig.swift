@@ -56,6 +56,8 @@ public struct HubConfig: Sendable, Equatable {
         public var location = "hub"
         public var maxConcurrent = 2048
         public var caFile = ""
+        /// Local address checks connect from; empty = the kernel's choice.
+        public var sourceAddress = ""
         public init() {}
     }
 
@@ -64,6 +66,15 @@ public struct HubConfig: Sendable, Equatable {
         public var rawDays = 7
         public var hourlyDays = 100
         public var dailyDays = 800
+        public init() {}
+    }
+
+    /// `[agent]`: `pingtxt agent` (a remote check location). Empty = not set;
+    /// the command line overrides these.
+    public struct Agent: Sendable, Equatable {
+        public var hub = ""
+        public var token = ""
+        public var name = ""
         public init() {}
     }
 
@@ -101,6 +112,7 @@ public struct HubConfig: Sendable, Equatable {
     public var retention = Retention()
     public var hub = Hub()
     public var smtp = SMTP()
+    public var agent = Agent()
     /// `[[oauth.clients]]`: extra public OAuth clients besides the built-in app.
     public var oauthClients: [OAuthClientConfig] = []
 

@@ -49,6 +49,22 @@ enum Validate {
         return s
     }
 
+    /// Empty (the kernel chooses) or a numeric IPv4/IPv6 address, no brackets.
+    static func sourceAddress(_ s: String) throws(InvalidValue) -> String {
+        guard !s.isEmpty else { return s }
+        guard IPNetwork.parseAddress(s) != nil else {
+            throw InvalidValue("must be an IP address of this host (e.g. \"192.0.2.10\" or \"2001:db8::10\") or empty, got \(TOMLValue.quote(s))")
+        }
+        return s
+    }
+
+    /// Free text without control characters (may be empty). Agent settings
+    /// are checked in full by `pingtxt agent`, which reports them in one line.
+    static func plainText(_ s: String) throws(InvalidValue) -> String {
+        if hasControlCharacters(s) { throw InvalidValue("must not contain control characters") }
+        return s
+    }
+
     /// A check location name: `[A-Za-z0-9_-]{1,64}` (it appears in results and alerts).
     static func locationName(_ s: String) throws(InvalidValue) -> String {
         guard !s.isEmpty, s.count <= 64, s.unicodeScalars.allSatisfy({

@@ -23,7 +23,10 @@ public final class ClientEngine: Sendable {
     private let roundRobin = Atomic<Int>(0)
     private let closed = Atomic<Bool>(false)
 
-    public init(loops: Int = 1, maxConcurrent: Int = 4096, extraCAFile: String? = nil) {
+    /// `sourceAddress`: the local address every connection is bound to
+    /// before connecting (`[checks] source_address`, for multi-homed hosts);
+    /// nil lets the kernel choose. Targets of the other family are refused.
+    public init(loops: Int = 1, maxConcurrent: Int = 4096, extraCAFile: String? = nil, sourceAddress: IPAddress? = nil) {
         pt_ignore_sigpipe()
         let count = max(1, loops)
         let resolver = Resolver()
@@ -35,7 +38,8 @@ public final class ClientEngine: Sendable {
         for i in 0..<count {
             let mailbox = ClientMailbox()
             boxes.append(mailbox)
-            let seed = LoopSeed(mailbox: mailbox, resolver: resolver, tls: tls, maxActive: perLoop)
+            let seed = LoopSeed(mailbox: mailbox, resolver: resolver, tls: tls, maxActive: perLoop,
+                                sourceAddress: sourceAddress)
             handles.append(startThread(name: "pt-client-\(i)") { seed.run() })
         }
         mailboxes = boxes
@@ -124,9 +128,11 @@ private struct LoopSeed: Sendable {
     let resolver: Resolver
     let tls: TLSContext
     let maxActive: Int
+    let sourceAddress: IPAddress?
 
     func run() {
-        let loop = ClientLoop(mailbox: mailbox, resolver: resolver, tls: tls, maxActive: maxActive)
+        let loop = ClientLoop(mailbox: mailbox, resolver: resolver, tls: tls, maxActive: maxActive,
+                              sourceAddress: sourceAddress)
         loop.run()
     }
 }

@@ -84,6 +84,7 @@ final class ClientLoop {
     private let resolver: Resolver
     private let tls: TLSContext
     private let maxActive: Int
+    private let sourceAddress: IPAddress?
 
     private var exchanges: [UInt64: Exchange] = [:]
     private var pending: [UInt64] = []
@@ -94,7 +95,8 @@ final class ClientLoop {
     private var stopping = false
     private let readBuffer: UnsafeMutableRawBufferPointer
 
-    init(mailbox: ClientMailbox, resolver: Resolver, tls: TLSContext, maxActive: Int) {
+    init(mailbox: ClientMailbox, resolver: Resolver, tls: TLSContext, maxActive: Int, sourceAddress: IPAddress?) {
+        self.sourceAddress = sourceAddress
         self.mailbox = mailbox
         self.resolver = resolver
         self.tls = tls
@@ -290,6 +292,12 @@ final class ClientLoop {
             }
             var one: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, 4)
+            if let source = sourceAddress, let problem = bindSource(fd, source, for: addr) {
+                close(fd)
+                ex.lastConnectError = problem
+                ex.addrIndex += 1
+                continue
+            }
             let rc = addr.withSockaddr(port: ex.port) { sa, len in connect(fd, sa, len) }
             let code = rc == 0 ? 0 : errno
             if rc != 0 && code != EINPROGRESS {
@@ -317,6 +325,21 @@ final class ClientLoop {
             return
         }
         finish(ex, .connect(ex.lastConnectError))
+    }
+
+    /// Binds `fd` to the configured source address (port chosen at connect
+    /// time); returns the reason when that is impossible.
+    private func bindSource(_ fd: Int32, _ source: IPAddress, for target: IPAddress) -> String? {
+        guard source.isIPv6 == target.isIPv6 else {
+            return "cannot reach \(target) from source address \(source) (other address family)"
+        }
+        // IP_BIND_ADDRESS_NO_PORT (24, linux/in.h; not in Glibc's overlay):
+        // the port is picked at connect, so many checks to different targets
+        // do not exhaust the ephemeral ports of the source address.
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_IP), 24, &one, 4)
+        let rc = source.withSockaddr(port: 0) { sa, len in bind(fd, sa, len) }
+        return rc == 0 ? nil : "cannot bind source address \(source): \(errnoText(errno))"
     }
 
     private func connectFailed(_ ex: Exchange, _ text: String) {

@@ -11,6 +11,7 @@ enum CLI {
     usage: pingtxt <command> [options]
 
       serve [--config FILE] [--log-format text|json]   run the hub
+      agent --hub URL --token pmg_… [--name NAME]       run a remote check agent
       user add --email E --role admin|readonly [--name N] [--password-stdin]
       user passwd --email E [--password-stdin]
       token create --email E --scope read|write [--name N]
@@ -29,6 +30,7 @@ enum CLI {
             Log.shared.configure(level: .warn)
             switch args.words {
             case ["serve"]: return try ServeCommand.run(args)
+            case ["agent"]: return try AgentCommand.run(args)
             case ["user", "add"]: try UserCommands.add(args)
             case ["user", "passwd"]: try UserCommands.passwd(args)
             case ["token", "create"]: try TokenCommand.create(args)

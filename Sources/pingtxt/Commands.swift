@@ -1,4 +1,5 @@
 import API
+import Agent
 import Auth
 import Config
 import Core
@@ -87,6 +88,15 @@ enum CheckConfigCommand {
     static func run(_ args: Arguments) throws {
         try args.allow(["config"])
         let config = try CLI.loadConfig(args)
+        // [agent] is only read by `pingtxt agent`; when filled in, check it the same way.
+        if !config.agent.hub.isEmpty || !config.agent.token.isEmpty {
+            do {
+                try AgentSettings.validateToken(config.agent.token)
+                _ = try AgentSettings.normalizeHubURL(config.agent.hub)
+            } catch {
+                throw CLIError("invalid [agent] settings: \(error.description)")
+            }
+        }
         print("configuration OK (listen \(config.server.listen), database \(config.database.path))")
     }
 }

@@ -6,6 +6,7 @@ import Core
 import HTTP
 import Mail
 import Monitoring
+import Net
 import Notify
 import Store
 #if canImport(Glibc)
@@ -50,6 +51,7 @@ enum ServeCommand {
         monitorSettings.maxConcurrent = config.checks.maxConcurrent
         monitorSettings.publicURL = config.server.publicURL
         monitorSettings.extraCAFile = config.checks.caFile.isEmpty ? nil : config.checks.caFile
+        monitorSettings.sourceAddress = IPAddress(literal: config.checks.sourceAddress)
         monitorSettings.retention.rawDays = Int64(config.retention.rawDays)
         monitorSettings.retention.hourlyDays = Int64(config.retention.hourlyDays)
         monitorSettings.retention.dailyDays = Int64(config.retention.dailyDays)

@@ -14,6 +14,8 @@ public struct MonitoringSettings: Sendable {
     public var publicURL = "http://127.0.0.1:8080"
     /// Extra CA certificates trusted by checks (PEM), besides the system's.
     public var extraCAFile: String?
+    /// `[checks] source_address`: local address checks connect from.
+    public var sourceAddress: IPAddress?
     public var retention = RetentionSettings()
     public init() {}
 }
@@ -42,7 +44,8 @@ public final class MonitoringService: Sendable {
         calendar = MaintenanceCalendar(database: database)
         recorder = ResultRecorder(hubLocation: settings.location, calendar: calendar, sink: eventSink)
         executor = CheckExecutor(engine: ClientEngine(loops: 1, maxConcurrent: settings.maxConcurrent,
-                                                      extraCAFile: settings.extraCAFile),
+                                                      extraCAFile: settings.extraCAFile,
+                                                      sourceAddress: settings.sourceAddress),
                                  location: settings.location)
         retention = RetentionJob(database: database, settings: settings.retention)
         let box = WeakBox()
