@@ -15,6 +15,9 @@ public struct MonitoringSettings: Sendable {
     /// Extra CA certificates trusted by checks (PEM), besides the system's.
     public var extraCAFile: String?
     public var retention = RetentionSettings()
+    /// Seconds between an agent's contacts (`[agents] poll_interval`); an
+    /// agent silent for three of them is offline.
+    public var agentPollInterval: Int64 = 10
     public init() {}
 }
 
@@ -34,13 +37,19 @@ public final class MonitoringService: Sendable {
     let heartbeats: HeartbeatWatcher
     let retention: RetentionJob
     let checksRun = Atomic<Int>(0)
+    /// Remote agents: their endpoints, liveness and check-now requests.
+    public let agents: AgentService
 
-    public init(database: Database, settings: MonitoringSettings, eventSink: (any EventSink)? = nil) {
+    /// `agentClock` (Unix milliseconds) drives agent liveness; tests inject one.
+    public init(database: Database, settings: MonitoringSettings, eventSink: (any EventSink)? = nil,
+                agentClock: @escaping @Sendable () -> Int64 = { Time.nowMillis() }) {
         self.database = database
         self.settings = settings
         writer = BatchWriter(database: database)
         calendar = MaintenanceCalendar(database: database)
-        recorder = ResultRecorder(hubLocation: settings.location, calendar: calendar, sink: eventSink)
+        recorder = ResultRecorder(hubLocation: settings.location, calendar: calendar, sink: eventSink, roster: AgentRoster())
+        agents = AgentService(database: database, writer: writer, recorder: recorder, registry: registry,
+                              pollInterval: settings.agentPollInterval, clock: agentClock)
         executor = CheckExecutor(engine: ClientEngine(loops: 1, maxConcurrent: settings.maxConcurrent,
                                                       extraCAFile: settings.extraCAFile),
                                  location: settings.location)
@@ -60,6 +69,7 @@ public final class MonitoringService: Sendable {
             registry.set(record.id, .init(config: config, createdAt: record.createdAt, pingKey: record.pingKey))
             activate(record.id, config, storedNextDue: record.nextDueMs)
         }
+        try agents.start()
         scheduler.start()
         heartbeats.start()
         retention.start()
@@ -72,6 +82,7 @@ public final class MonitoringService: Sendable {
         scheduler.stop()
         heartbeats.stop()
         retention.stop()
+        agents.stop()
         let dues = registry.all().compactMap { id, _ in scheduler.nextDue(id: id).map { (id, $0) } }
         do {
             try database.write { c in
@@ -87,8 +98,14 @@ public final class MonitoringService: Sendable {
 
     // MARK: scheduling
 
+    /// Whether this hub runs the monitor's checks: it is one of the
+    /// monitor's locations (remote-only monitors run at their agents).
+    func checkedHere(_ config: MonitorConfig) -> Bool {
+        config.type == .heartbeat || config.locations.isEmpty || config.locations.contains(settings.location)
+    }
+
     func activate(_ id: Int64, _ config: MonitorConfig, storedNextDue: Int64? = nil) {
-        if config.paused {
+        if config.paused || !checkedHere(config) {
             scheduler.remove(id: id)
             heartbeats.remove(id)
         } else if config.type == .heartbeat {

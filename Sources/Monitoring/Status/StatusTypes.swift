@@ -37,9 +37,12 @@ public struct CheckResult: Sendable, Equatable {
     public var error: String?
     /// The certificate's `notAfter` (Unix seconds) when the check saw one.
     public var certNotAfter: Int64?
+    /// The start in Unix milliseconds when the checker reported it (agents
+    /// do); stored as is, so a retried upload is recognised. nil = `at`·1000.
+    public var atMs: Int64?
 
     public init(at: Int64, location: String = "hub", outcome: CheckOutcome, latencyMs: Int? = nil,
-                statusCode: Int? = nil, error: String? = nil, certNotAfter: Int64? = nil) {
+                statusCode: Int? = nil, error: String? = nil, certNotAfter: Int64? = nil, atMs: Int64? = nil) {
         self.at = at
         self.location = location
         self.outcome = outcome
@@ -47,6 +50,7 @@ public struct CheckResult: Sendable, Equatable {
         self.statusCode = statusCode
         self.error = error
         self.certNotAfter = certNotAfter
+        self.atMs = atMs
     }
 }
 

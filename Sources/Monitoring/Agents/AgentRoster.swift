@@ -1,0 +1,122 @@
+import Store
+import Synchronization
+
+/// Every agent in memory: who it is (by token hash, so authenticating an
+/// agent costs no query and works on an event loop), and whether it is
+/// online. The quorum asks `onlineNames()` for every result, so this is the
+/// fast, authoritative view of liveness; the `agents` table follows it
+/// (see `AgentService.syncStatus`).
+public final class AgentRoster: Sendable {
+    public enum Status: String, Sendable {
+        case pending, online, offline
+    }
+
+    public struct Agent: Sendable, Equatable {
+        public var id: Int64
+        public var name: String
+        public var status: Status
+        /// When `status` last changed (Unix seconds).
+        public var statusSince: Int64
+        /// Last contact (Unix milliseconds).
+        public var lastSeenMs: Int64?
+        public var version: String?
+        public var address: String?
+        /// When contact was last written to the database (ms): at most once a
+        /// poll interval, so a polling agent does not cost a write per request.
+        var persistedMs: Int64 = 0
+    }
+
+    private struct State {
+        var byID: [Int64: Agent] = [:]
+        var byHash: [[UInt8]: Int64] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public func load(_ records: [AgentRecord]) {
+        state.withLock { s in
+            s = State()
+            for r in records { Self.insert(r, into: &s) }
+        }
+    }
+
+    public func add(_ record: AgentRecord) {
+        state.withLock { Self.insert(record, into: &$0) }
+    }
+
+    private static func insert(_ r: AgentRecord, into s: inout State) {
+        s.byID[r.id] = Agent(id: r.id, name: r.name, status: Status(rawValue: r.status) ?? .pending,
+                             statusSince: r.statusSince, lastSeenMs: r.lastSeenAt.map { $0 * 1000 },
+                             version: r.version, address: r.address, persistedMs: (r.lastSeenAt ?? 0) * 1000)
+        s.byHash[r.tokenHash] = r.id
+    }
+
+    /// Forgets the agent: its token stops working at once.
+    public func remove(id: Int64) {
+        state.withLock { s in
+            s.byID[id] = nil
+            s.byHash = s.byHash.filter { $0.value != id }
+        }
+    }
+
+    public func agent(tokenHash: [UInt8]) -> Agent? {
+        state.withLock { s in s.byHash[tokenHash].flatMap { s.byID[$0] } }
+    }
+
+    public func agent(id: Int64) -> Agent? { state.withLock { $0.byID[id] } }
+
+    public func all() -> [Agent] { state.withLock { $0.byID.values.sorted { $0.id < $1.id } } }
+
+    /// Names of the online agents, sorted (a stable order for quorum causes).
+    public func onlineNames() -> [String] {
+        state.withLock { s in s.byID.values.filter { $0.status == .online }.map(\.name).sorted() }
+    }
+
+    /// What a contact changed.
+    public struct Contact: Sendable, Equatable {
+        public var agent: Agent
+        /// It was pending or offline and is online now.
+        public var cameOnline: Bool
+        /// The database should be told (status changed, or the stored
+        /// last-seen time is a poll interval old).
+        public var persist: Bool
+    }
+
+    /// Records contact at `nowMs`; nil when the agent no longer exists.
+    public func contact(id: Int64, nowMs: Int64, version: String?, address: String?, persistEveryMs: Int64) -> Contact? {
+        state.withLock { s -> Contact? in
+            guard var a = s.byID[id] else { return nil }
+            let cameOnline = a.status != .online
+            if cameOnline {
+                a.status = .online
+                a.statusSince = nowMs / 1000
+            }
+            a.lastSeenMs = nowMs
+            if let version { a.version = version }
+            if let address { a.address = address }
+            let persist = cameOnline || nowMs - a.persistedMs >= persistEveryMs
+            if persist { a.persistedMs = nowMs }
+            s.byID[id] = a
+            return Contact(agent: a, cameOnline: cameOnline, persist: persist)
+        }
+    }
+
+    /// Marks offline every online agent not heard from for `timeoutMs` and
+    /// not holding a long poll open now (`connected`: a parked poll is
+    /// contact in progress). Returns the agents that went offline.
+    public func sweep(nowMs: Int64, timeoutMs: Int64, connected: Set<Int64> = []) -> [Agent] {
+        state.withLock { s -> [Agent] in
+            var gone: [Agent] = []
+            for (id, var a) in s.byID where a.status == .online && !connected.contains(id) {
+                guard let seen = a.lastSeenMs, nowMs - seen >= timeoutMs else { continue }
+                a.status = .offline
+                a.statusSince = nowMs / 1000
+                s.byID[id] = a
+                gone.append(a)
+            }
+            return gone.sorted { $0.id < $1.id }
+        }
+    }
+}
