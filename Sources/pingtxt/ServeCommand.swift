@@ -52,6 +52,7 @@ enum ServeCommand {
         monitorSettings.retention.rawDays = Int64(config.retention.rawDays)
         monitorSettings.retention.hourlyDays = Int64(config.retention.hourlyDays)
         monitorSettings.retention.dailyDays = Int64(config.retention.dailyDays)
+        monitorSettings.agentPollInterval = Int64(config.agents.pollInterval)
         let notify = NotifyService(database: db, hubName: config.hub.name, publicURL: config.server.publicURL,
                                    extraCAFile: monitorSettings.extraCAFile)
         try notify.start()
