@@ -78,6 +78,7 @@ enum ServeCommand {
             Log.shared.info("signal ignored", ["signal": "\(sig)"])
         }
         Log.shared.info("stopping: finishing in-flight requests")
+        monitoring.agents.drain()   // parked long polls would hold the drain for their whole wait
         server.shutdown()
         monitoring.stop()
         notify.stop()

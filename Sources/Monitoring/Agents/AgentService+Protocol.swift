@@ -65,7 +65,9 @@ extension AgentService {
     /// `GET /api/agent/poll`: `respond` gets the check requests (maybe none)
     /// once there are some or `waitSeconds` passed. Never blocks.
     public func poll(_ agent: AgentRoster.Agent, waitSeconds: Int64, respond: @escaping @Sendable ([CheckRequest]) -> Void) {
-        broker.poll(agentID: agent.id, deadlineMs: clock() + waitSeconds * 1000, respond: respond)
+        let wait = draining.load(ordering: .sequentiallyConsistent) ? 0 : waitSeconds
+        broker.poll(agentID: agent.id, deadlineMs: clock() + wait * 1000, respond: respond)
+        if wait == 0 { broker.expire(nowMs: clock()) }
     }
 
     /// Records an upload through the same path as the hub's own checks

@@ -22,6 +22,8 @@ public final class AgentService: Sendable {
     /// Unix milliseconds; injected by tests.
     let clock: @Sendable () -> Int64
     private let stopping = Atomic<Bool>(false)
+    /// Set by `drain`: polls are answered at once instead of parked.
+    let draining = Atomic<Bool>(false)
     private let thread = Mutex<ThreadHandle?>(nil)
 
     /// An agent is offline after this long without contact: 3 × poll interval.
@@ -53,6 +55,13 @@ public final class AgentService: Sendable {
         }
         let handle = startThread(name: "agents") { [self] in loop() }
         thread.withLock { $0 = handle }
+    }
+
+    /// Before the HTTP server stops: answer every parked long poll now (and
+    /// any later one at once), so graceful shutdown does not wait out polls.
+    public func drain() {
+        draining.store(true, ordering: .sequentiallyConsistent)
+        broker.closeAll()
     }
 
     func stop() {
