@@ -149,6 +149,45 @@ import Glibc
         #expect(row.status == "online" && row.version == "1.0" && row.address == "10.0.0.1")
     }
 
+    @Test func anOfflineAgentsViewIsForgottenUntilItReportsAgain() throws {
+        let f = try Fixture()
+        let eu = try f.agent("eu"), us = try f.agent("us")
+        let id = try f.monitor(locations: ["eu", "us"], confirm: 1)
+        try f.report(us, id, .up)
+        try f.report(eu, id, .down)
+        #expect(try f.status(id) == "down")
+        // eu goes silent and offline; us sees it up: up.
+        f.clock.advance(25_000)
+        f.agents.contact(us, version: nil, address: nil)
+        f.clock.advance(6_000)
+        f.agents.tick(nowMs: f.clock.now)
+        try f.report(us, id, .up)
+        #expect(try f.status(id) == "up")
+        // eu is back but has not reported: its old "down" does not count.
+        f.clock.advance(2_000)
+        f.agents.contact(eu, version: nil, address: nil)
+        try f.report(us, id, .up)
+        #expect(try f.status(id) == "up", "a view from before it went offline is forgotten")
+        // Its first result after coming back counts afresh (retries 0: one failure is down).
+        try f.report(eu, id, .down, offsetMs: 1)
+        #expect(try f.status(id) == "down")
+    }
+
+    @Test func countedSinceInThePureStateMachine() {
+        let policy = MonitorPolicy(retries: 1, confirmLocations: 1, locations: ["hub", "eu"], countedSince: ["eu": 100])
+        var state = MonitorState(status: .up, statusSince: 0)
+        // eu saw two failures (down) before going offline at 100.
+        state.locations["eu"] = LocationState(outcome: .down, consecutiveFailures: 2, lastAt: 90, lastError: "timeout")
+        state.locations["hub"] = LocationState(outcome: .up, lastAt: 95)
+        let (afterHub, _) = StateMachine.apply(.result(CheckResult(at: 110, location: "hub", outcome: .up)), to: state,
+                                               policy: policy, inMaintenance: false)
+        #expect(afterHub.status == .up, "eu's stale down is not counted")
+        // eu's first failure after coming back is within retries again.
+        let (afterEU, _) = StateMachine.apply(.result(CheckResult(at: 111, location: "eu", outcome: .down, error: "timeout")),
+                                              to: afterHub, policy: policy, inMaintenance: false)
+        #expect(afterEU.locations["eu"]?.consecutiveFailures == 1 && afterEU.status == .up)
+    }
+
     @Test func livenessEventsAreWrittenOnceWithTheStatus() throws {
         let f = try Fixture(pollInterval: 2)
         let eu = try f.agent("eu")

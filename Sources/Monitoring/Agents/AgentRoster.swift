@@ -3,7 +3,7 @@ import Synchronization
 
 /// Every agent in memory: who it is (by token hash, so authenticating an
 /// agent costs no query and works on an event loop), and whether it is
-/// online. The quorum asks `onlineNames()` for every result, so this is the
+/// online. The quorum asks `onlineViews()` for every result, so this is the
 /// fast, authoritative view of liveness; the `agents` table follows it
 /// (see `AgentService.syncStatus`).
 public final class AgentRoster: Sendable {
@@ -24,6 +24,9 @@ public final class AgentRoster: Sendable {
         /// When contact was last written to the database (ms): at most once a
         /// poll interval, so a polling agent does not cost a write per request.
         var persistedMs: Int64 = 0
+        /// When it last went offline (Unix seconds): what it saw before then
+        /// no longer counts for quorum (see `MonitorPolicy.countedSince`).
+        var forgetBefore: Int64?
     }
 
     private struct State {
@@ -49,7 +52,10 @@ public final class AgentRoster: Sendable {
     private static func insert(_ r: AgentRecord, into s: inout State) {
         s.byID[r.id] = Agent(id: r.id, name: r.name, status: Status(rawValue: r.status) ?? .pending,
                              statusSince: r.statusSince, lastSeenMs: r.lastSeenAt.map { $0 * 1000 },
-                             version: r.version, address: r.address, persistedMs: (r.lastSeenAt ?? 0) * 1000)
+                             version: r.version, address: r.address, persistedMs: (r.lastSeenAt ?? 0) * 1000,
+                             // After a restart the exact offline moment is unknown; its
+                             // status change bounds it (later, so never too lenient).
+                             forgetBefore: r.status == "pending" ? nil : r.statusSince)
         s.byHash[r.tokenHash] = r.id
     }
 
@@ -68,6 +74,20 @@ public final class AgentRoster: Sendable {
     public func agent(id: Int64) -> Agent? { state.withLock { $0.byID[id] } }
 
     public func all() -> [Agent] { state.withLock { $0.byID.values.sorted { $0.id < $1.id } } }
+
+    /// The online agents' names (sorted) and, for those that were ever
+    /// offline, when they last went offline: the quorum's inputs.
+    public func onlineViews() -> (names: [String], countedSince: [String: Int64]) {
+        state.withLock { s in
+            var names: [String] = []
+            var since: [String: Int64] = [:]
+            for a in s.byID.values where a.status == .online {
+                names.append(a.name)
+                if let t = a.forgetBefore { since[a.name] = t }
+            }
+            return (names.sorted(), since)
+        }
+    }
 
     /// Names of the online agents, sorted (a stable order for quorum causes).
     public func onlineNames() -> [String] {
@@ -113,6 +133,7 @@ public final class AgentRoster: Sendable {
                 guard let seen = a.lastSeenMs, nowMs - seen >= timeoutMs else { continue }
                 a.status = .offline
                 a.statusSince = nowMs / 1000
+                a.forgetBefore = nowMs / 1000
                 s.byID[id] = a
                 gone.append(a)
             }

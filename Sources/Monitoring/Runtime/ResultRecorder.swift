@@ -63,10 +63,12 @@ public struct ResultRecorder: Sendable {
     /// (docs/agents.md "Quorum"). An offline agent's last view is not counted
     /// until it reports again.
     func policy(_ config: MonitorConfig) -> MonitorPolicy {
-        let locations = Self.onlineLocations(config, hub: hubLocation, online: roster.onlineNames())
+        let online = roster.onlineViews()
+        let locations = Self.onlineLocations(config, hub: hubLocation, online: online.names)
         return MonitorPolicy(retries: Int(config.retries), degradedAfterMs: config.degradedAfterMs.map(Int.init),
                              certExpiryDays: config.tracksCertificate ? config.certExpiryDays.map(Int.init) : nil,
-                             confirmLocations: Int(config.confirmLocations), locations: locations)
+                             confirmLocations: Int(config.confirmLocations), locations: locations,
+                             countedSince: online.countedSince.filter { $0.key != hubLocation })
     }
 
     /// The hub (when `locations` is empty or names it) and every online

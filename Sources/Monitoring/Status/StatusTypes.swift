@@ -69,14 +69,20 @@ public struct MonitorPolicy: Sendable, Equatable {
     public var confirmLocations: Int
     /// The monitor's online locations now; results from any other location are ignored.
     public var locations: [String]
+    /// Per location, when it last went offline: its view counts only from a
+    /// result at or after that time, so an agent back from offline is not
+    /// judged on what it saw before (its old view is forgotten until it
+    /// reports again). Locations not listed (the hub) always count.
+    public var countedSince: [String: Int64]
 
     public init(retries: Int = 0, degradedAfterMs: Int? = nil, certExpiryDays: Int? = nil,
-                confirmLocations: Int = 1, locations: [String] = ["hub"]) {
+                confirmLocations: Int = 1, locations: [String] = ["hub"], countedSince: [String: Int64] = [:]) {
         self.retries = retries
         self.degradedAfterMs = degradedAfterMs
         self.certExpiryDays = certExpiryDays
         self.confirmLocations = confirmLocations
         self.locations = locations
+        self.countedSince = countedSince
     }
 }
 
