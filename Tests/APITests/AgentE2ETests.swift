@@ -110,6 +110,7 @@ import Glibc
         let shown = try expectJSON(try hub.call("GET", "/api/agents/\(agent.id)"))
         #expect(shown["status"] == "online" && shown["version"] == "0.9.1" && shown["address"] == "127.0.0.1")
         #expect(shown["last_seen_at"]?.stringValue != nil)
+        #expect(try hub.call("GET", "/metrics").text.contains("pingtxt_agents{status=\"online\"} 1"))
 
         // Deleting it revokes the token at once.
         #expect(try hub.call("DELETE", "/api/agents/\(agent.id)").status == 204)

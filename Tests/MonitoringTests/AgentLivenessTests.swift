@@ -113,6 +113,19 @@ import Glibc
         #expect(roster.agent(tokenHash: [1]) == nil && roster.onlineNames() == ["us"])
     }
 
+    @Test func afterAHubRestartAgentsGetAFullTimeout() {
+        let roster = AgentRoster()
+        // Online when the hub stopped, last heard of long ago (the hub was down).
+        roster.load([AgentRecord(id: 1, name: "eu", tokenHash: [1], createdAt: 0, lastSeenAt: 1_000, status: "online",
+                                 statusSince: 500)])
+        roster.startCountingSilence(nowMs: 5_000_000)
+        #expect(roster.sweep(nowMs: 5_029_999, timeoutMs: 30_000).isEmpty)
+        #expect(roster.agent(id: 1)?.lastSeenMs == 1_000_000, "last contact is not invented")
+        #expect(roster.sweep(nowMs: 5_030_000, timeoutMs: 30_000).map(\.name) == ["eu"])
+        #expect(roster.counts() == [.pending: 0, .online: 0, .offline: 1])
+        #expect(roster.onlineViews().countedSince.isEmpty)
+    }
+
     @Test func quorumCountsOnlyOnlineLocations() throws {
         let f = try Fixture()
         let eu = try f.agent("eu"), us = try f.agent("us")

@@ -27,6 +27,9 @@ public final class AgentRoster: Sendable {
         /// When it last went offline (Unix seconds): what it saw before then
         /// no longer counts for quorum (see `MonitorPolicy.countedSince`).
         var forgetBefore: Int64?
+        /// Silence is counted from here at the earliest (ms): the hub's own
+        /// start, so agents are not blamed for the time the hub was down.
+        var silenceFromMs: Int64 = 0
     }
 
     private struct State {
@@ -89,6 +92,23 @@ public final class AgentRoster: Sendable {
         }
     }
 
+    /// The hub (re)started at `nowMs`: every agent gets a full timeout from
+    /// now before it counts as silent.
+    public func startCountingSilence(nowMs: Int64) {
+        state.withLock { s in
+            for id in s.byID.keys { s.byID[id]?.silenceFromMs = nowMs }
+        }
+    }
+
+    /// Counts by status, for /metrics.
+    public func counts() -> [Status: Int] {
+        state.withLock { s in
+            var out: [Status: Int] = [.pending: 0, .online: 0, .offline: 0]
+            for a in s.byID.values { out[a.status, default: 0] += 1 }
+            return out
+        }
+    }
+
     /// Names of the online agents, sorted (a stable order for quorum causes).
     public func onlineNames() -> [String] {
         state.withLock { s in s.byID.values.filter { $0.status == .online }.map(\.name).sorted() }
@@ -130,7 +150,7 @@ public final class AgentRoster: Sendable {
         state.withLock { s -> [Agent] in
             var gone: [Agent] = []
             for (id, var a) in s.byID where a.status == .online && !connected.contains(id) {
-                guard let seen = a.lastSeenMs, nowMs - seen >= timeoutMs else { continue }
+                guard nowMs - max(a.lastSeenMs ?? 0, a.silenceFromMs) >= timeoutMs else { continue }
                 a.status = .offline
                 a.statusSince = nowMs / 1000
                 a.forgetBefore = nowMs / 1000

@@ -48,11 +48,7 @@ public final class AgentService: Sendable {
     func start() throws {
         let records = try database.read { try Agents.all($0) }
         roster.load(records)
-        let now = clock()
-        for a in roster.all() where a.status == .online {
-            _ = roster.contact(id: a.id, nowMs: max(now, a.lastSeenMs ?? 0), version: nil, address: nil,
-                               persistEveryMs: Int64.max)
-        }
+        roster.startCountingSilence(nowMs: clock())
         let handle = startThread(name: "agents") { [self] in loop() }
         thread.withLock { $0 = handle }
     }

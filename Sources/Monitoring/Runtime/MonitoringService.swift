@@ -171,6 +171,11 @@ public final class MonitoringService: Sendable {
         out += "pingtxt_checks_in_flight \(m.inFlight)\n"
         out += "# HELP pingtxt_db_batched_writes_total Writes committed by the batch writer.\n# TYPE pingtxt_db_batched_writes_total counter\n"
         out += "pingtxt_db_batched_writes_total \(writes)\npingtxt_db_batches_total \(batches)\n"
+        out += "# HELP pingtxt_agents Remote agents by status.\n# TYPE pingtxt_agents gauge\n"
+        let agentCounts = agents.roster.counts()
+        for status in [AgentRoster.Status.pending, .online, .offline] {
+            out += "pingtxt_agents{status=\"\(status.rawValue)\"} \(agentCounts[status] ?? 0)\n"
+        }
         return out
     }
 }
