@@ -103,6 +103,9 @@ extension MonitoringService {
         let config = try self.config(id)
         let deadline = Time.monotonicNanos() + UInt64(max(0, waitMs)) * 1_000_000
         let (wait, asked) = agents.ask(monitorID: id, config: config)
+        // Unanswered requests are withdrawn however this ends (a failed hub
+        // check included), so no agent runs a check nobody waits for.
+        defer { if let wait { agents.withdraw(wait) } }
         var results: [CheckResult] = []
         if config.type == .heartbeat {
             // A heartbeat's "check" is judging its pings as of now.
@@ -117,7 +120,6 @@ extension MonitoringService {
         var missing: [String] = []
         if let wait {
             let answers = wait.wait(untilNanos: deadline)
-            agents.withdraw(wait)
             for (agentID, name) in asked.sorted(by: { $0.value < $1.value }) {
                 if let r = answers[agentID] { results.append(r) } else { missing.append(name) }
             }
