@@ -1,4 +1,5 @@
 import Core
+import Store
 import Synchronization
 import Testing
 import TestSupport
@@ -222,5 +223,33 @@ import Glibc
         #expect(events().map { $0["event"] } == ["agent_offline", "agent_online"])
         #expect(events().last?["locations"] == ["edge"])
         #expect(receiver.received.last?.bodyText.contains("Agent edge is online again") == true)
+    }
+
+    @Test func shutdownAnswersParkedPollsAndRestartKeepsAgentsOnline() throws {
+        let hub = try MonitoringHub(environment: ["PINGTXT_AGENTS_POLL_INTERVAL": "2"])
+        let edge = try addAgent(hub, "edge")
+        _ = try edge.monitors()
+        let port = hub.hub.port, token = edge.token
+        let polled = Mutex<WireResponse?>(nil)
+        let poller = startThread(name: "parked-poll") {
+            polled.withLock { $0 = try? Self.send(port, "GET", "/api/agent/poll?wait=25", token: token) }
+        }
+        usleep(500_000)   // parked
+        let started = Time.monotonicNanos()
+        let status = hub.hub.stop(signal: SIGTERM, timeoutMillis: 10_000)
+        #expect(status == .exited(0))
+        #expect(Time.monotonicNanos() - started < 5_000_000_000, "a parked poll does not hold the shutdown")
+        poller.join()
+        let answer = try #require(polled.withLock { $0 })
+        #expect(answer.status == 200 && (try? answer.json())?["checks"] == [])
+
+        try hub.start()
+        #expect(try expectJSON(try hub.call("GET", "/api/agents/\(edge.id)"))["status"] == "online")
+        #expect(try edge.poll(wait: 1)["checks"] == [], "its token still works")
+        #expect(try expectJSON(try hub.call("GET", "/api/agents/\(edge.id)"))["status"] == "online",
+                "a full timeout after the restart, not offline at once")
+        let db = try Database(path: hub.databasePath, readers: 1)
+        let kinds = try db.read { try Events.list($0, monitorID: nil, afterID: 0, limit: 100) }.map(\.kind)
+        #expect(!kinds.contains("agent_offline"))
     }
 }
