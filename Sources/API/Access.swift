@@ -21,9 +21,16 @@ struct Access: Sendable {
         static let accountWrite = Rule(scope: .write, account: true)
         static let adminAccountRead = Rule(scope: .read, admin: true, account: true)
         static let adminAccountWrite = Rule(scope: .write, admin: true, account: true)
+        static let adminRead = Rule(scope: .read, admin: true)
+        static let adminWrite = Rule(scope: .write, admin: true)
     }
 
     func check(_ request: HTTPRequest, _ rule: Rule) throws -> Principal {
+        if AgentAccess.bearer(request).map({ TokenKind.of($0) == .agent }) == true {
+            // A valid credential of the wrong kind: 403, so an agent
+            // misconfigured with a hub URL path learns why, not "sign in again".
+            throw HTTPError(403, "agent_token", "Agent tokens (pmg_) work only on /api/agent/* endpoints.")
+        }
         let principal = try sessionPrincipal(request)
             ?? authenticator.authenticate(authorization: request.headers["Authorization"])
         if rule.account && !principal.mayUseAccountEndpoints {

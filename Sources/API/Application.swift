@@ -61,6 +61,8 @@ public final class Application: Sendable {
             IncidentRoutes(access: access, monitoring: monitoring).register(&r)
             MaintenanceRoutes(access: access, monitoring: monitoring).register(&r)
             PingRoutes(monitoring: monitoring).register(&r)
+            AgentRoutes(access: access, agents: monitoring.agents).register(&r)
+            AgentProtocolRoutes(access: AgentAccess(agents: monitoring.agents), agents: monitoring.agents).register(&r)
             if let notify {
                 ChannelRoutes(access: access, notify: notify).register(&r)
                 SettingsRoutes(access: access, notify: notify).register(&r)

@@ -47,7 +47,7 @@ enum OpenAPIDocument {
                   auth: "write admin account", request: ref("UserUpdate"), success: (200, ref("User"))),
         Operation(method: "delete", path: "/api/users/{id}", summary: "Delete a user and their tokens.",
                   auth: "write admin account", success: (204, nil)),
-    ] + accountOperations + monitoringOperations + oauthOperations + settingsOperations + mobileOperations
+    ] + accountOperations + monitoringOperations + oauthOperations + settingsOperations + mobileOperations + agentOperations
     static let accountOperations: [Operation] = [
         Operation(method: "post", path: "/api/account/password",
                   summary: "Change the caller's password (the current one is required); ends the user's other web sessions.",
@@ -79,9 +79,12 @@ enum OpenAPIDocument {
         Operation(method: "patch", path: "/api/monitors/{id}", summary: "Partial update (nested objects merge key by key; type cannot change).",
                   auth: "write", request: ref("MonitorInput"), success: (200, ref("Monitor"))),
         Operation(method: "delete", path: "/api/monitors/{id}", summary: "Delete a monitor with its history.", auth: "write", success: (204, nil)),
-        Operation(method: "post", path: "/api/monitors/{id}/check", summary: "Run the check now, record it and return the results.",
+        Operation(method: "post", path: "/api/monitors/{id}/check",
+                  summary: "Run the check now at every online location of the monitor (the hub, and each agent through its long poll), "
+                      + "record the results and return them; waits at most 15 s for the agents and names those that did not answer.",
                   auth: "write", success: (200, ["type": "object", "properties": ["monitor": ref("Monitor"),
-                                                                                  "results": ["type": "array", "items": ref("FreshResult")]]])),
+                                                                                  "results": ["type": "array", "items": ref("FreshResult")],
+                                                                                  "missing_locations": ["type": "array", "items": ["type": "string"]]]])),
         Operation(method: "post", path: "/api/monitors/{id}/pause", summary: "Stop checking; closes the open incident.",
                   auth: "write", success: (200, ref("Monitor"))),
         Operation(method: "post", path: "/api/monitors/{id}/resume", summary: "Start checking again (status pending).",
@@ -227,7 +230,11 @@ enum OpenAPIDocument {
             var o = JSONObject([("summary", .string(op.summary)),
                                 ("description", .string("Authentication: \(op.auth)."))])
             // A web session cookie works too; unsafe methods then also need X-CSRF-Token.
-            if op.auth != "public" { o["security"] = [["bearer": []], ["session": []]] }
+            if op.auth == "agent" {
+                o["security"] = [["bearer": []]]  // a pmg_ token only
+            } else if op.auth != "public" {
+                o["security"] = [["bearer": []], ["session": []]]
+            }
             var parameters: [JSON] = []
             if op.path.contains("{id}") {
                 parameters.append(["name": "id", "in": "path", "required": true, "schema": ["type": "integer"]])
@@ -259,7 +266,7 @@ enum OpenAPIDocument {
                 "info": ["title": "pingtxt hub API", "version": .string(version)],
                 "servers": [["url": .string(serverURL)]],
                 "paths": .object(paths),
-                "components": ["schemas": .object(JSONObject((schemas.objectValue?.entries.map { ($0.key, $0.value) } ?? []) + oauthSchemas + settingsSchemas + mobileSchemas)),
+                "components": ["schemas": .object(JSONObject((schemas.objectValue?.entries.map { ($0.key, $0.value) } ?? []) + oauthSchemas + settingsSchemas + mobileSchemas + agentSchemas)),
                                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"],
                                                    "session": ["type": "apiKey", "in": "cookie", "name": "pingtxt_session",
                                                                "description": "Web session of the login page; POST, PATCH, PUT and DELETE also need the header X-CSRF-Token."]]]]

@@ -155,6 +155,9 @@ public enum ConfigKeys {
         .integer("retention", "hourly_days", \.retention.hourlyDays, 1...3650, "Days hourly roll-ups are kept (uptime over 90 days needs at least 90)."),
         .integer("retention", "daily_days", \.retention.dailyDays, 1...36500, "Days daily roll-ups are kept (status pages show 90 days)."),
 
+        .integer("agents", "poll_interval", \.agents.pollInterval, 1...300,
+                 "Seconds between an agent's contacts; an agent not heard from for 3 times this is offline."),
+
         .string("hub", "name", \.hub.name, "Name shown on the login and consent pages and in notifications.",
                 parse: { s throws(InvalidValue) in try Validate.displayName(s) }, render: { $0 }),
 

@@ -78,6 +78,12 @@ public struct HubConfig: Sendable, Equatable {
         public init() {}
     }
 
+    /// `[agents]`: remote check agents.
+    public struct AgentsSection: Sendable, Equatable {
+        public var pollInterval = 10
+        public init() {}
+    }
+
     /// `[hub]`
     public struct Hub: Sendable, Equatable {
         public var name = "pingtxt hub"
@@ -113,6 +119,7 @@ public struct HubConfig: Sendable, Equatable {
     public var hub = Hub()
     public var smtp = SMTP()
     public var agent = Agent()
+    public var agents = AgentsSection()
     /// `[[oauth.clients]]`: extra public OAuth clients besides the built-in app.
     public var oauthClients: [OAuthClientConfig] = []
 

@@ -39,10 +39,20 @@ public final class Notifier: EventSink {
         let targets = Routing.channels(for: kind, monitorID: event.monitorID, suppressed: event.suppressed, among: current)
         if targets.isEmpty { return }
         var name = ""
-        if let m = event.monitorID { name = try Monitors.find(c, id: m)?.name ?? "monitor \(m)" }
         var since = event.at
-        if let i = event.incidentID, let incident = try Incidents.find(c, id: i) { since = incident.openedAt }
         let locations = ((try? JSON.parse(event.locations))?.arrayValue ?? []).compactMap(\.stringValue)
+        if let m = event.monitorID {
+            name = try Monitors.find(c, id: m)?.name ?? "monitor \(m)"
+        } else {
+            // An event without a monitor is about an agent: its location names it.
+            name = locations.first ?? "agent"
+            if let agent = try Agents.find(c, name: name) {
+                // Written before the agent's row changes status: offline → since
+                // its last contact; online → since it went offline.
+                since = kind == .agentOffline ? (agent.lastSeenAt ?? event.at) : agent.statusSince
+            }
+        }
+        if let i = event.incidentID, let incident = try Incidents.find(c, id: i) { since = incident.openedAt }
         var queued = 0
         for ch in targets {
             let template = Notification(kind: .alert, event: kind, monitorID: event.monitorID, monitorName: name,

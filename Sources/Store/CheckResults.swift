@@ -81,6 +81,7 @@ public enum CheckResults {
               AND (?4 IS NULL OR location = ?4) AND (?5 IS NULL OR id < ?5)
             ORDER BY at_ms DESC, id DESC LIMIT ?6
             """
+        static let exists = "SELECT 1 FROM check_results WHERE monitor_id = ? AND at_ms = ? AND location = ? LIMIT 1"
         static let range = "SELECT * FROM check_results WHERE monitor_id = ? AND at_ms >= ? AND at_ms < ? ORDER BY at_ms"
         static let deleteBefore = "DELETE FROM check_results WHERE monitor_id = ? AND at_ms < ?"
         static let upsertRollup = """
@@ -101,6 +102,13 @@ public enum CheckResults {
     public static func insert(_ c: Connection, _ r: CheckResultRecord) throws(StoreError) {
         try c.execute(SQL.insert, [.integer(r.monitorID), .integer(r.atMs), .text(r.location), .text(r.status),
                                    SQLValue(r.latencyMs), SQLValue(r.statusCode), SQLValue(r.error), SQLValue(r.inMaintenance)])
+    }
+
+    /// Whether that location's result of that millisecond is stored: agents
+    /// retry uploads after a timeout, and a retried result must not count twice.
+    /// Served by the (monitor_id, at_ms) index.
+    public static func exists(_ c: Connection, monitorID: Int64, location: String, atMs: Int64) throws(StoreError) -> Bool {
+        try c.queryOne(SQL.exists, [.integer(monitorID), .integer(atMs), .text(location)]) != nil
     }
 
     /// Newest first, for the history API: `beforeID` pages backwards.

@@ -21,6 +21,7 @@ public enum Migrations {
         Schema0004.migration,
         Schema0005.migration,
         Schema0006.migration,
+        Schema0007.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

@@ -55,6 +55,7 @@ enum ServeCommand {
         monitorSettings.retention.rawDays = Int64(config.retention.rawDays)
         monitorSettings.retention.hourlyDays = Int64(config.retention.hourlyDays)
         monitorSettings.retention.dailyDays = Int64(config.retention.dailyDays)
+        monitorSettings.agentPollInterval = Int64(config.agents.pollInterval)
         let notify = NotifyService(database: db, hubName: config.hub.name, publicURL: config.server.publicURL,
                                    extraCAFile: monitorSettings.extraCAFile,
                                    smtp: smtpSettings(config.smtp, extraCAFile: monitorSettings.extraCAFile),
@@ -82,6 +83,7 @@ enum ServeCommand {
             Log.shared.info("signal ignored", ["signal": "\(sig)"])
         }
         Log.shared.info("stopping: finishing in-flight requests")
+        monitoring.agents.drain()   // parked long polls would hold the drain for their whole wait
         server.shutdown()
         monitoring.stop()
         notify.stop()

@@ -119,4 +119,31 @@ import Glibc
         try f.apply(id, at: 2_120, .up)
         #expect(try f.outbox(hook).isEmpty)
     }
+
+    /// An event without a monitor is about an agent: the notification names
+    /// it (its location), and says since when it was silent / away.
+    @Test func agentEventsNameTheAgent() throws {
+        let f = try Fixture()
+        let ch = try f.channel("webhook", events: "[\"agent_offline\",\"agent_online\"]", config: "{\"url\":\"http://127.0.0.1:9/h\"}")
+        let agent = try f.db.write { c in try Agents.insert(c, name: "eu-west", tokenHash: [1, 2, 3], now: 1_000) }
+        try f.db.write { c in
+            try Agents.touch(c, id: agent.id, at: 1_700_000_000, version: nil, address: nil)
+            try Agents.setStatus(c, id: agent.id, status: "online", since: 1_699_990_000)
+            var offline = EventRecord(kind: "agent_offline", monitorID: nil, incidentID: nil, at: 1_700_000_030,
+                                      cause: "no contact", locations: "[\"eu-west\"]", suppressed: false)
+            offline.id = try Events.insert(c, offline)
+            try f.notifier.didInsert(offline, on: c)
+            try Agents.setStatus(c, id: agent.id, status: "offline", since: 1_700_000_030)
+            var online = EventRecord(kind: "agent_online", monitorID: nil, incidentID: nil, at: 1_700_000_630,
+                                     cause: "", locations: "[\"eu-west\"]", suppressed: false)
+            online.id = try Events.insert(c, online)
+            try f.notifier.didInsert(online, on: c)
+        }
+        let rows = try f.outbox(ch)
+        #expect(rows.count == 2)
+        let first = try JSON.parse(rows[0].payload).text, second = try JSON.parse(rows[1].payload).text
+        #expect(first.contains("Agent eu-west is offline since 22:13 UTC"), "since its last contact")
+        #expect(second.contains("Agent eu-west is online again after 10 min"), "away since it went offline")
+        #expect(!first.contains("monitor 0"))
+    }
 }

@@ -87,10 +87,13 @@ struct MonitorRoutes {
     func check(_ req: HTTPRequest) throws -> HTTPResponse {
         _ = try access.check(req, .write)
         let id = try req.intParameter("id")
-        let (record, results) = try monitoring.checkNow(id: id)
-        let degraded = record.degradedAfterMs
-        return .json(["monitor": try render(record),
-                      "results": .array(results.map { MonitoringRepresentation.freshResult($0, degradedAfterMs: degraded) })])
+        // Runs on the blocking pool: the hub's own check and the wait for the
+        // agents (at most 15 s) hold this thread, not an API worker.
+        let outcome = try monitoring.checkNow(id: id)
+        let degraded = outcome.record.degradedAfterMs
+        return .json(["monitor": try render(outcome.record),
+                      "results": .array(outcome.results.map { MonitoringRepresentation.freshResult($0, degradedAfterMs: degraded) }),
+                      "missing_locations": .array(outcome.missingLocations.map { .string($0) })])
     }
 
     func pause(_ req: HTTPRequest) throws -> HTTPResponse {

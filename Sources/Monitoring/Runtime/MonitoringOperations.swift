@@ -82,23 +82,49 @@ extension MonitoringService {
         return record
     }
 
-    /// Runs the monitor's check now from this hub, records it (which may
-    /// close its incident) and returns the stored monitor with the result.
-    public func checkNow(id: Int64) throws -> (MonitorRecord, [CheckResult]) {
+    /// What `POST /api/monitors/{id}/check` answers.
+    public struct CheckNowOutcome: Sendable {
+        public var record: MonitorRecord
+        /// The hub's result (if it is a location) and each agent's that answered.
+        public var results: [CheckResult]
+        /// Agents asked that did not answer in time (their requests are withdrawn).
+        public var missingLocations: [String]
+    }
+
+    /// How long a check-now waits for the agents.
+    public static let checkNowAgentWaitMs: Int64 = 15_000
+
+    /// Runs the monitor's check now at every one of its online locations:
+    /// the agents are asked first (through their long polls) so they work
+    /// while the hub checks; then waits for their answers until `waitMs`
+    /// after the start. Agent results are recorded by their upload; the
+    /// hub's here. Returns the stored monitor afterwards.
+    public func checkNow(id: Int64, waitMs: Int64 = MonitoringService.checkNowAgentWaitMs) throws -> CheckNowOutcome {
         let config = try self.config(id)
+        let deadline = Time.monotonicNanos() + UInt64(max(0, waitMs)) * 1_000_000
+        let (wait, asked) = agents.ask(monitorID: id, config: config)
+        // Unanswered requests are withdrawn however this ends (a failed hub
+        // check included), so no agent runs a check nobody waits for.
+        defer { if let wait { agents.withdraw(wait) } }
         var results: [CheckResult] = []
         if config.type == .heartbeat {
             // A heartbeat's "check" is judging its pings as of now.
             _ = judgeHeartbeat(id, now: Time.now())
-        } else {
-            results.append(executor.run(config))
+        } else if checkedHere(config) {
+            let result = executor.run(config)
             checksRun.wrappingAdd(1, ordering: .relaxed)
-        }
-        let recorder = self.recorder
-        for result in results {
+            let recorder = self.recorder
             try writer.perform { c in try recorder.apply(.result(result), monitorID: id, on: c, config: config, returning: false) }
+            results.append(result)
         }
-        return (try find(id), results)
+        var missing: [String] = []
+        if let wait {
+            let answers = wait.wait(untilNanos: deadline)
+            for (agentID, name) in asked.sorted(by: { $0.value < $1.value }) {
+                if let r = answers[agentID] { results.append(r) } else { missing.append(name) }
+            }
+        }
+        return CheckNowOutcome(record: try find(id), results: results, missingLocations: missing)
     }
 
     /// Records a heartbeat ping. `completion(true)` once the ping, its result

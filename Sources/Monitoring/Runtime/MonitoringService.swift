@@ -17,6 +17,9 @@ public struct MonitoringSettings: Sendable {
     /// `[checks] source_address`: local address checks connect from.
     public var sourceAddress: IPAddress?
     public var retention = RetentionSettings()
+    /// Seconds between an agent's contacts (`[agents] poll_interval`); an
+    /// agent silent for three of them is offline.
+    public var agentPollInterval: Int64 = 10
     public init() {}
 }
 
@@ -36,13 +39,19 @@ public final class MonitoringService: Sendable {
     let heartbeats: HeartbeatWatcher
     let retention: RetentionJob
     let checksRun = Atomic<Int>(0)
+    /// Remote agents: their endpoints, liveness and check-now requests.
+    public let agents: AgentService
 
-    public init(database: Database, settings: MonitoringSettings, eventSink: (any EventSink)? = nil) {
+    /// `agentClock` (Unix milliseconds) drives agent liveness; tests inject one.
+    public init(database: Database, settings: MonitoringSettings, eventSink: (any EventSink)? = nil,
+                agentClock: @escaping @Sendable () -> Int64 = { Time.nowMillis() }) {
         self.database = database
         self.settings = settings
         writer = BatchWriter(database: database)
         calendar = MaintenanceCalendar(database: database)
-        recorder = ResultRecorder(hubLocation: settings.location, calendar: calendar, sink: eventSink)
+        recorder = ResultRecorder(hubLocation: settings.location, calendar: calendar, sink: eventSink, roster: AgentRoster())
+        agents = AgentService(database: database, writer: writer, recorder: recorder, registry: registry,
+                              pollInterval: settings.agentPollInterval, clock: agentClock)
         executor = CheckExecutor(engine: ClientEngine(loops: 1, maxConcurrent: settings.maxConcurrent,
                                                       extraCAFile: settings.extraCAFile,
                                                       sourceAddress: settings.sourceAddress),
@@ -63,6 +72,7 @@ public final class MonitoringService: Sendable {
             registry.set(record.id, .init(config: config, createdAt: record.createdAt, pingKey: record.pingKey))
             activate(record.id, config, storedNextDue: record.nextDueMs)
         }
+        try agents.start()
         scheduler.start()
         heartbeats.start()
         retention.start()
@@ -75,6 +85,7 @@ public final class MonitoringService: Sendable {
         scheduler.stop()
         heartbeats.stop()
         retention.stop()
+        agents.stop()
         let dues = registry.all().compactMap { id, _ in scheduler.nextDue(id: id).map { (id, $0) } }
         do {
             try database.write { c in
@@ -90,8 +101,14 @@ public final class MonitoringService: Sendable {
 
     // MARK: scheduling
 
+    /// Whether this hub runs the monitor's checks: it is one of the
+    /// monitor's locations (remote-only monitors run at their agents).
+    func checkedHere(_ config: MonitorConfig) -> Bool {
+        config.type == .heartbeat || config.locations.isEmpty || config.locations.contains(settings.location)
+    }
+
     func activate(_ id: Int64, _ config: MonitorConfig, storedNextDue: Int64? = nil) {
-        if config.paused {
+        if config.paused || !checkedHere(config) {
             scheduler.remove(id: id)
             heartbeats.remove(id)
         } else if config.type == .heartbeat {
@@ -157,6 +174,11 @@ public final class MonitoringService: Sendable {
         out += "pingtxt_checks_in_flight \(m.inFlight)\n"
         out += "# HELP pingtxt_db_batched_writes_total Writes committed by the batch writer.\n# TYPE pingtxt_db_batched_writes_total counter\n"
         out += "pingtxt_db_batched_writes_total \(writes)\npingtxt_db_batches_total \(batches)\n"
+        out += "# HELP pingtxt_agents Remote agents by status.\n# TYPE pingtxt_agents gauge\n"
+        let agentCounts = agents.roster.counts()
+        for status in [AgentRoster.Status.pending, .online, .offline] {
+            out += "pingtxt_agents{status=\"\(status.rawValue)\"} \(agentCounts[status] ?? 0)\n"
+        }
         return out
     }
 }

@@ -11,11 +11,15 @@ public struct ResultRecorder: Sendable {
     public let calendar: MaintenanceCalendar
     /// Writes the outbox rows of each event in the same transaction.
     public let sink: (any EventSink)?
+    /// Which agents are online now: the quorum counts only those.
+    public let roster: AgentRoster
 
-    public init(hubLocation: String, calendar: MaintenanceCalendar, sink: (any EventSink)? = nil) {
+    public init(hubLocation: String, calendar: MaintenanceCalendar, sink: (any EventSink)? = nil,
+                roster: AgentRoster = AgentRoster()) {
         self.hubLocation = hubLocation
         self.calendar = calendar
         self.sink = sink
+        self.roster = roster
     }
 
     /// Applies the input. `config` saves decoding the stored configuration
@@ -55,13 +59,29 @@ public struct ResultRecorder: Sendable {
         return returning ? try Monitors.find(c, id: monitorID) : nil
     }
 
-    /// The locations whose results count. Until remote agents exist, that is
-    /// the hub itself.
+    /// The locations whose results count: the monitor's *online* locations
+    /// (docs/agents.md "Quorum"). An offline agent's last view is not counted
+    /// until it reports again.
     func policy(_ config: MonitorConfig) -> MonitorPolicy {
-        let locations = config.locations.isEmpty ? [hubLocation] : config.locations
+        let online = roster.onlineViews()
+        let locations = Self.onlineLocations(config, hub: hubLocation, online: online.names)
         return MonitorPolicy(retries: Int(config.retries), degradedAfterMs: config.degradedAfterMs.map(Int.init),
                              certExpiryDays: config.tracksCertificate ? config.certExpiryDays.map(Int.init) : nil,
-                             confirmLocations: Int(config.confirmLocations), locations: locations)
+                             confirmLocations: Int(config.confirmLocations), locations: locations,
+                             countedSince: online.countedSince.filter { $0.key != hubLocation })
+    }
+
+    /// The hub (when `locations` is empty or names it) and every online
+    /// agent the monitor names (all online agents when empty), hub first.
+    /// Heartbeats are received by the hub only.
+    public static func onlineLocations(_ config: MonitorConfig, hub: String, online: [String]) -> [String] {
+        if config.type == .heartbeat { return [hub] }
+        var out: [String] = []
+        if config.locations.isEmpty || config.locations.contains(hub) { out.append(hub) }
+        for name in online where name != hub && (config.locations.isEmpty || config.locations.contains(name)) {
+            out.append(name)
+        }
+        return out
     }
 
     /// "degraded" for a success slower than the monitor's threshold.
@@ -77,7 +97,7 @@ public struct ResultRecorder: Sendable {
                        on c: Connection) throws -> Monitors.LastCheck? {
         let status = Self.resultStatus(r, degradedAfterMs: config.degradedAfterMs)
         try CheckResults.insert(c, CheckResultRecord(
-            monitorID: record.id, atMs: r.at * 1000, location: r.location, status: status,
+            monitorID: record.id, atMs: r.atMs ?? r.at * 1000, location: r.location, status: status,
             latencyMs: r.latencyMs.map(Int64.init), statusCode: r.statusCode.map(Int64.init), error: r.error,
             inMaintenance: inMaintenance))
         guard (record.lastAt ?? 0) <= r.at else { return nil }

@@ -16,6 +16,9 @@
 /// 2. **Quorum** `q = clamp(confirmLocations, 1…policy.locations.count)`, over
 ///    the policy's locations only (its online locations now). Locations that
 ///    never reported count as up: down must be confirmed, up is the default.
+///    A location whose latest result predates `policy.countedSince` (from
+///    before an agent went offline) counts as never reported, and its next
+///    result starts its counters afresh.
 /// 3. **Status** (`prev` = status before the input):
 ///    - `down` when ≥ q locations see it down;
 ///    - otherwise, when `prev` is not `down` and (locations seeing it down +
@@ -114,7 +117,10 @@ public enum StateMachine {
         // Rule 11: ignored results.
         let names = unique(policy.locations)
         guard state.status != .paused, names.contains(r.location) else { return (state, []) }
-        let before = state.locations[r.location] ?? LocationState()
+        var before = state.locations[r.location] ?? LocationState()
+        if Tally.isStale(before, since: policy.countedSince[r.location]) {
+            before = LocationState()  // back online: start this location afresh
+        }
         if let last = before.lastAt, r.at < last { return (state, []) }
         if state.status == .pending, r.at < state.statusSince { return (state, []) }
 
@@ -122,8 +128,8 @@ public enum StateMachine {
         var next = state
         next.locations[r.location] = updated(before, with: r, policy: policy)
 
-        let old = Tally(state.locations, names: names, retries: retries)
-        let new = Tally(next.locations, names: names, retries: retries)
+        let old = Tally(state.locations, names: names, retries: retries, countedSince: policy.countedSince)
+        let new = Tally(next.locations, names: names, retries: retries, countedSince: policy.countedSince)
         let prev = state.status
         let status = derive(prev: prev, tally: new, quorum: max(1, min(policy.confirmLocations, names.count)))
         let announce = prev != .pending  // rule 5
@@ -264,15 +270,21 @@ private struct Tally {
     var states: [(String, LocationState)] = []
     let retries: Int
 
-    init(_ locations: [String: LocationState], names: [String], retries: Int) {
+    init(_ locations: [String: LocationState], names: [String], retries: Int, countedSince: [String: Int64] = [:]) {
         self.retries = retries
         for name in names {
-            guard let s = locations[name] else { continue }
+            guard let s = locations[name], !Self.isStale(s, since: countedSince[name]) else { continue }
             states.append((name, s))
             let seesDown = s.consecutiveFailures > retries
             if seesDown { down.append(name) } else if s.consecutiveFailures > 0 { failingWithinRetries += 1 }
             if seesDown || s.consecutiveSlow > retries { degradedOrWorse.append(name) }
         }
+    }
+
+    /// Rule 2: a view from before the location came back online.
+    static func isStale(_ s: LocationState, since: Int64?) -> Bool {
+        guard let since, let last = s.lastAt else { return false }
+        return last < since
     }
 
     /// Rule 7: distinct causes of the locations seeing it down; each followed

@@ -37,9 +37,12 @@ public struct CheckResult: Sendable, Equatable {
     public var error: String?
     /// The certificate's `notAfter` (Unix seconds) when the check saw one.
     public var certNotAfter: Int64?
+    /// The start in Unix milliseconds when the checker reported it (agents
+    /// do); stored as is, so a retried upload is recognised. nil = `at`·1000.
+    public var atMs: Int64?
 
     public init(at: Int64, location: String = "hub", outcome: CheckOutcome, latencyMs: Int? = nil,
-                statusCode: Int? = nil, error: String? = nil, certNotAfter: Int64? = nil) {
+                statusCode: Int? = nil, error: String? = nil, certNotAfter: Int64? = nil, atMs: Int64? = nil) {
         self.at = at
         self.location = location
         self.outcome = outcome
@@ -47,6 +50,7 @@ public struct CheckResult: Sendable, Equatable {
         self.statusCode = statusCode
         self.error = error
         self.certNotAfter = certNotAfter
+        self.atMs = atMs
     }
 }
 
@@ -65,14 +69,20 @@ public struct MonitorPolicy: Sendable, Equatable {
     public var confirmLocations: Int
     /// The monitor's online locations now; results from any other location are ignored.
     public var locations: [String]
+    /// Per location, when it last went offline: its view counts only from a
+    /// result at or after that time, so an agent back from offline is not
+    /// judged on what it saw before (its old view is forgotten until it
+    /// reports again). Locations not listed (the hub) always count.
+    public var countedSince: [String: Int64]
 
     public init(retries: Int = 0, degradedAfterMs: Int? = nil, certExpiryDays: Int? = nil,
-                confirmLocations: Int = 1, locations: [String] = ["hub"]) {
+                confirmLocations: Int = 1, locations: [String] = ["hub"], countedSince: [String: Int64] = [:]) {
         self.retries = retries
         self.degradedAfterMs = degradedAfterMs
         self.certExpiryDays = certExpiryDays
         self.confirmLocations = confirmLocations
         self.locations = locations
+        self.countedSince = countedSince
     }
 }
 
