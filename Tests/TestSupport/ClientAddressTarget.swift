@@ -19,6 +19,11 @@ public final class ClientAddressTarget: Sendable {
     /// Client addresses of every request so far.
     public var clients: [String] { seen.list.withLock { $0 } }
 
+    private let healthy = HealthySet()
+
+    /// Who gets 200 from now on.
+    public func setHealthy(_ addresses: Set<String>) { healthy.set.withLock { $0 = addresses } }
+
     public init(healthyFor: Set<String>) throws {
         pt_ignore_sigpipe()
         var config = ServerConfiguration()
@@ -28,10 +33,12 @@ public final class ClientAddressTarget: Sendable {
         config.workers = 2
         config.accessLog = false
         let seen = self.seen
+        let healthy = self.healthy
+        healthy.set.withLock { $0 = healthyFor }
         let router = Router { r in
             r.add("GET", "/whoami", .pool) { req in
                 seen.list.withLock { $0.append(req.clientAddress) }
-                return .text(healthyFor.contains(req.clientAddress) ? 200 : 503, req.clientAddress)
+                return .text(healthy.set.withLock { $0.contains(req.clientAddress) } ? 200 : 503, req.clientAddress)
             }
         }
         server = try HTTPServer(configuration: config, router: router)
@@ -48,4 +55,8 @@ public final class ClientAddressTarget: Sendable {
 
 private final class ClientLog: Sendable {
     let list = Mutex<[String]>([])
+}
+
+private final class HealthySet: Sendable {
+    let set = Mutex<Set<String>>([])
 }
