@@ -24,6 +24,7 @@ import TestSupport
             #expect(empty.text.contains("<label for=\"config-\(key)\""), "label of config.\(key)")
         }
         #expect(empty.text.contains("<select id=\"channel-type\" name=\"type\">"))
+        #expect(empty.text.contains("name=\"config.url\" type=\"text\" inputmode=\"url\""))
         #expect(empty.text.contains("name=\"events\" value=\"monitor_down\" checked"))
         #expect(empty.text.contains("<script src=\"/static/notify.js\" defer></script>"))
         #expect(try b.get("/static/notify.js").status == 200)

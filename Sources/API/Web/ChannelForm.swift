@@ -109,7 +109,10 @@ enum ChannelForm {
                 "key": .string(f.key), "label": .string(f.label), "hint": WebFormat.text(f.hint),
                 "types": .string(f.types.map(\.rawValue).joined(separator: " ")),
                 "for_types": .string(f.types.map(typeLabel).joined(separator: ", ")),
-                "input_type": .string(f.kind == .url ? "url" : f.kind == .secret ? "password" : "text"),
+                // URLs as text with a URL keyboard: a `type="url"` field the script hid
+                // would block the form with a message nobody can see.
+                "input_type": .string(f.kind == .secret ? "password" : "text"),
+                "inputmode": .string(f.kind == .url ? "url" : "text"),
                 "textarea": .bool(f.kind == .headers), "value": .string(kept),
             ]
         }
