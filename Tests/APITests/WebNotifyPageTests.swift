@@ -112,5 +112,12 @@ import TestSupport
         #expect(try Pages.submit(viewer, "/notify/channels/\(id)/test", []).status == 403)
         #expect(try Pages.submit(viewer, "/notify/channels/\(id)/delete", []).status == 403)
         #expect(try channels(hub).count == 1)
+
+        // List fields: addresses separated by commas, spaces or line breaks.
+        let email = try Pages.submit(b, "/notify/channels", [("name", "mail"), ("type", "email"), ("events", "expiry"),
+                                                             ("config.to", "a@example.com, b@example.com\nc@example.com")])
+        #expect(email.status == 303)
+        let mail = try #require(try channels(hub).first { $0["name"] == "mail" })
+        #expect(mail["config"]?["to"] == ["a@example.com", "b@example.com", "c@example.com"] && mail["events"] == ["expiry"])
     }
 }

@@ -50,6 +50,7 @@ import TestSupport
         let b = try Pages.signedIn(hub)
         let created = try Pages.submit(b, "/settings/tokens", [("name", "deploy script"), ("scope", "read")])
         #expect(created.status == 200 && created.text.contains("shown only this once"))
+        #expect(created.header("Cache-Control") == "no-store")
         let token = try #require(Pages.between(created.text, "id=\"new-token\" type=\"text\" readonly value=\"", "\""))
         #expect(token.hasPrefix("pmk_"))
         #expect(try expectJSON(try hub.call("GET", "/api/me", token: token))["scope"] == "read")

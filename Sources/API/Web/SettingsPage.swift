@@ -56,10 +56,9 @@ struct SettingsPage {
         let body: JSON = ["name": .string(ctx.form.trimmed("name")), "scope": .string(ctx.form.trimmed("scope"))]
         do {
             let (record, secret) = try AccountRoutes.createToken(try JSONFields(body), for: ctx.principal.user, tokens: tokens)
-            // The answer page itself shows the secret: it exists nowhere else.
-            var r = try render(ctx, flash: "Token created.", newToken: (record.name, secret))
-            r.headers.set("Cache-Control", "no-store")
-            return r
+            // The answer page itself shows the secret (it exists nowhere else);
+            // admin pages are sent with `Cache-Control: no-store`.
+            return try render(ctx, flash: "Token created.", newToken: (record.name, secret))
         } catch {
             guard let e = WebLayer.formError(error) else { throw error }
             return try render(ctx, error: e.message, tokenForm: ctx.form, status: e.status)
