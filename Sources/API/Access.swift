@@ -1,5 +1,6 @@
 import Auth
 import HTTP
+import Store
 
 /// Least privilege for every endpoint: who may call it is declared where the
 /// route is, and checked in one order: credential (401), account endpoint
@@ -33,6 +34,13 @@ struct Access: Sendable {
         }
         let principal = try sessionPrincipal(request)
             ?? authenticator.authenticate(authorization: request.headers["Authorization"])
+        try Self.authorize(principal, rule)
+        return principal
+    }
+
+    /// The rule's checks on an established principal (the HTML pages use it
+    /// with `sessionPrincipal(user:sessionID:)`, so pages and API agree).
+    static func authorize(_ principal: Principal, _ rule: Rule) throws(HTTPError) {
         if rule.account && !principal.mayUseAccountEndpoints {
             throw HTTPError(403, "account_endpoint",
                             "Account endpoints take a web session or an API token, not an OAuth access token.")
@@ -43,7 +51,6 @@ struct Access: Sendable {
         if rule.admin && !principal.isAdmin {
             throw HTTPError(403, "admin_required", "Only an admin may do this.")
         }
-        return principal
     }
 
     /// A request with the session cookie and no Authorization header acts as
@@ -66,8 +73,12 @@ struct Access: Sendable {
                 throw HTTPError(403, "csrf_failed", "A request authenticated by the session cookie needs the X-CSRF-Token header.")
             }
         }
-        let role = Role(rawValue: found.user.role) ?? .readonly
-        return Principal(user: found.user, role: role, scope: role == .admin ? .write : .read,
-                         credential: .session(id: found.session.id))
+        return Self.sessionPrincipal(user: found.user, sessionID: found.session.id)
+    }
+
+    /// A web session acts with write scope for admins, read for readonly users.
+    static func sessionPrincipal(user: UserRecord, sessionID: Int64) -> Principal {
+        let role = Role(rawValue: user.role) ?? .readonly
+        return Principal(user: user, role: role, scope: role == .admin ? .write : .read, credential: .session(id: sessionID))
     }
 }

@@ -50,12 +50,13 @@ public final class Application: Sendable {
         let account = AccountRoutes(access: access, tokens: tokens)
         let userRoutes = UserRoutes(access: access, users: users)
         let issuer = settings.issuer
+        let security = AccountSecurityRoutes(access: access, account: self.account, twoFactor: twoFactor, limiter: loginLimiter)
         return Router { r in
             system.register(&r)
             StaticRoutes().register(&r)
             account.register(&r)
             userRoutes.register(&r)
-            AccountSecurityRoutes(access: access, account: self.account, twoFactor: twoFactor, limiter: loginLimiter).register(&r)
+            security.register(&r)
             LoginRoutes(web: web, users: users, twoFactor: twoFactor, limiter: loginLimiter).register(&r)
             MonitorRoutes(access: access, monitoring: monitoring).register(&r)
             IncidentRoutes(access: access, monitoring: monitoring).register(&r)
@@ -71,6 +72,11 @@ public final class Application: Sendable {
             AuthorizeRoutes(service: oauth, signIn: web, issuer: issuer, hubName: settings.hubName).register(&r)
             ConnectedAppsRoutes(access: access, service: oauth, database: database).register(&r)
             MobileRoutes(access: access, database: database, settings: settings, notify: notify).register(&r)
+            // The signed-in admin pages of docs/web.md.
+            SettingsPage(web: web, tokens: tokens, oauth: oauth, database: database, notify: notify).register(&r)
+            TwoFactorPage(web: web, twoFactor: twoFactor, security: security).register(&r)
+            UsersPage(web: web, users: users).register(&r)
+            if let notify { NotifyPage(web: web, notify: notify).register(&r) }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Auth
 import Core
 import HTTP
+import Store
 
 /// `/api/me` and the caller's own API tokens (`/api/tokens`, ACCT).
 struct AccountRoutes {
@@ -27,14 +28,20 @@ struct AccountRoutes {
 
     func createToken(_ req: HTTPRequest) throws -> HTTPResponse {
         let p = try access.check(req, .accountWrite)
-        let body = try req.jsonFields()
+        let (record, secret) = try Self.createToken(try req.jsonFields(), for: p.user, tokens: tokens)
+        return .json(Representation.token(record, secret: secret), status: 201)
+    }
+
+    /// `{"name", "scope", "expires_at"}` → a new token; the settings page
+    /// sends its form through here too.
+    static func createToken(_ body: JSONFields, for user: UserRecord, tokens: TokenService) throws
+        -> (record: APITokenRecord, token: String) {
         let name = try body.requiredString("name")
         guard let scope = Scope(rawValue: try body.oneOf("scope", ["read", "write"]) ?? "read") else {
             throw HTTPError(400, "validation_failed", "scope must be read or write.", field: "scope")
         }
         let expires = try body.time("expires_at")
-        let (record, secret) = try tokens.create(for: p.user, name: name, scope: scope, expiresAt: expires)
-        return .json(Representation.token(record, secret: secret), status: 201)
+        return try tokens.create(for: user, name: name, scope: scope, expiresAt: expires)
     }
 
     func revokeToken(_ req: HTTPRequest) throws -> HTTPResponse {

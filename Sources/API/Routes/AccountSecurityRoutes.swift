@@ -23,7 +23,7 @@ struct AccountSecurityRoutes {
         let current = try body.requiredString("current_password")
         let new = try body.requiredString("new_password")
         // A stolen session must not become a way to guess the password.
-        try throttle(p, req)
+        try throttle(p, req.clientAddress)
         var keep: Int64?
         if case .session(let id) = p.credential { keep = id }
         do {
@@ -43,32 +43,41 @@ struct AccountSecurityRoutes {
 
     func confirm(_ req: HTTPRequest) throws -> HTTPResponse {
         let p = try access.check(req, .accountWrite)
-        let code = try req.jsonFields().requiredString("code")
-        try throttle(p, req)
+        let codes = try confirm(p, code: try req.jsonFields().requiredString("code"), address: req.clientAddress)
+        return .json(["recovery_codes": .array(codes.map { .string($0) })])
+    }
+
+    /// Turns 2FA on with a first code (throttled like a login: a stolen
+    /// session must not become a way to guess codes). The 2FA page uses it too.
+    func confirm(_ p: Principal, code: String, address: String) throws -> [String] {
+        try throttle(p, address)
         do {
-            let codes = try twoFactor.confirm(userID: p.user.id, code: code)
-            return .json(["recovery_codes": .array(codes.map { .string($0) })])
+            return try twoFactor.confirm(userID: p.user.id, code: code)
         } catch let e as AuthError {
-            if case .invalid = e { limiter.recordFailure(account: p.user.email, address: req.clientAddress) }
+            if case .invalid = e { limiter.recordFailure(account: p.user.email, address: address) }
             throw e
         }
     }
 
     func disable(_ req: HTTPRequest) throws -> HTTPResponse {
         let p = try access.check(req, .accountWrite)
-        let code = try req.jsonFields().requiredString("code")
-        try throttle(p, req)
-        do {
-            try twoFactor.disable(userID: p.user.id, code: code)
-        } catch let e as AuthError {
-            if case .invalid = e { limiter.recordFailure(account: p.user.email, address: req.clientAddress) }
-            throw e
-        }
+        try disable(p, code: try req.jsonFields().requiredString("code"), address: req.clientAddress)
         return .noContent()
     }
 
-    private func throttle(_ p: Principal, _ req: HTTPRequest) throws {
-        if let wait = limiter.retryAfter(account: p.user.email, address: req.clientAddress) {
+    /// Turns 2FA off after a valid code (TOTP or recovery code), throttled.
+    func disable(_ p: Principal, code: String, address: String) throws {
+        try throttle(p, address)
+        do {
+            try twoFactor.disable(userID: p.user.id, code: code)
+        } catch let e as AuthError {
+            if case .invalid = e { limiter.recordFailure(account: p.user.email, address: address) }
+            throw e
+        }
+    }
+
+    private func throttle(_ p: Principal, _ address: String) throws {
+        if let wait = limiter.retryAfter(account: p.user.email, address: address) {
             throw HTTPError(429, "rate_limited", "Too many wrong passwords or codes; try again later.",
                             headers: ["Retry-After": String(wait)])
         }

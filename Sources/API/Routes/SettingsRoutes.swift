@@ -21,18 +21,23 @@ struct SettingsRoutes {
 
     func update(_ req: HTTPRequest) throws -> HTTPResponse {
         _ = try access.check(req, .adminAccountWrite)
-        let body = try req.jsonFields()
+        return .json(Self.render(try Self.apply(try req.jsonFields(), push: notify.push)))
+    }
+
+    /// Validates a PATCH body and applies it (the settings page's form comes
+    /// through here too, as `{"mobile_push": {...}}`).
+    static func apply(_ body: JSONFields, push service: PushService) throws -> PushSettings {
         for key in body.object.keys where key != "mobile_push" {
             throw JSONFieldError(field: key, message: "\(key) is not a setting; the settings are mobile_push.enabled and mobile_push.relay_url.")
         }
-        guard let push = try body.nested("mobile_push") else { return .json(Self.render(notify.push.settings)) }
+        guard let push = try body.nested("mobile_push") else { return service.settings }
         for key in push.object.keys where key != "enabled" && key != "relay_url" {
             throw JSONFieldError(field: push.name(key), message: "\(push.name(key)) is not a setting (enabled, relay_url).")
         }
         let enabled = try push.bool("enabled")
         let relayURL = try push.string("relay_url")
         if let relayURL { try Self.validateRelayURL(relayURL, field: push.name("relay_url")) }
-        return .json(Self.render(try notify.push.update(enabled: enabled, relayURL: relayURL)))
+        return try service.update(enabled: enabled, relayURL: relayURL)
     }
 
     /// https, or http to a loopback address only (development, tests): the

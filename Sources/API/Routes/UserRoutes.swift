@@ -1,6 +1,7 @@
 import Auth
 import Core
 import HTTP
+import Store
 
 /// `/api/users` (admin, account endpoints).
 struct UserRoutes {
@@ -31,22 +32,28 @@ struct UserRoutes {
 
     func create(_ req: HTTPRequest) throws -> HTTPResponse {
         _ = try access.check(req, .adminAccountWrite)
-        let body = try req.jsonFields()
+        return .json(Representation.user(try Self.create(try req.jsonFields(), users: users)), status: 201)
+    }
+
+    /// `{"email", "name", "role", "password"}` → a new user (the users page
+    /// sends its form through here too).
+    static func create(_ body: JSONFields, users: UserService) throws -> UserRecord {
         let email = try body.requiredString("email")
         let role = Role(rawValue: try body.oneOf("role", ["admin", "readonly"]) ?? "readonly")!
         let password = try body.requiredString("password")
-        let user = try users.create(email: email, name: try body.string("name"), role: role, password: password)
-        return .json(Representation.user(user), status: 201)
+        return try users.create(email: email, name: try body.string("name"), role: role, password: password)
     }
 
     func update(_ req: HTTPRequest) throws -> HTTPResponse {
         _ = try access.check(req, .adminAccountWrite)
-        let id = try req.intParameter("id")
-        let body = try req.jsonFields()
+        return .json(Representation.user(try Self.update(id: try req.intParameter("id"), try req.jsonFields(), users: users)))
+    }
+
+    /// A partial update (the users page's "Change role" comes through here).
+    static func update(id: Int64, _ body: JSONFields, users: UserService) throws -> UserRecord {
         let role = try body.oneOf("role", ["admin", "readonly"]).flatMap(Role.init(rawValue:))
-        let user = try users.update(id: id, email: try body.string("email"), name: try body.string("name"),
-                                    role: role, password: try body.string("password"))
-        return .json(Representation.user(user))
+        return try users.update(id: id, email: try body.string("email"), name: try body.string("name"),
+                                role: role, password: try body.string("password"))
     }
 
     func delete(_ req: HTTPRequest) throws -> HTTPResponse {

@@ -8,11 +8,16 @@ enum TemplateLibrary {
     /// Templates by file name. Add a line per new `.html` file.
     static let sources: [(String, [UInt8])] = [
         ("layout.html", PackageResources.layout_html),
+        ("notify.html", PackageResources.notify_html),
+        ("settings.html", PackageResources.settings_html),
+        ("twofactor.html", PackageResources.twofactor_html),
+        ("users.html", PackageResources.users_html),
     ]
 
     /// Static files served under `/static/`. Add a line per new asset.
     static let assets: [String: (type: String, bytes: [UInt8])] = [
         "app.css": ("text/css; charset=utf-8", PackageResources.app_css),
+        "notify.js": ("text/javascript; charset=utf-8", PackageResources.notify_js),
     ]
 
     static let all: [String: Template] = {

@@ -1,0 +1,121 @@
+import Core
+import Notify
+
+/// The notify page's "Add channel" form: every `config.<key>` of every
+/// channel type (SPEC §6) as one labelled field, each marked with the types
+/// that use it. Without JavaScript all fields show and only the chosen
+/// type's keys are sent on; `/static/notify.js` hides the others. The form
+/// becomes the API's JSON body, so `ChannelRoutes.parse` and the channel
+/// senders validate it with the API's rules and messages.
+enum ChannelForm {
+    enum Kind { case url, text, secret, list, headers }
+
+    struct Field {
+        let key: String
+        let label: String
+        let types: [ChannelType]
+        let kind: Kind
+        let hint: String?
+    }
+
+    static let fields: [Field] = [
+        Field(key: "url", label: "URL", types: [.webhook, .ntfy], kind: .url,
+              hint: "Webhook: the address that receives a POST per alert. ntfy: the server, such as https://ntfy.sh."),
+        Field(key: "secret", label: "Signing secret (optional)", types: [.webhook], kind: .secret,
+              hint: "Each body is signed: X-Pingtxt-Signature: sha256=<HMAC>."),
+        Field(key: "headers", label: "Extra headers (optional)", types: [.webhook], kind: .headers,
+              hint: "One per line, as Name: value."),
+        Field(key: "webhook_url", label: "Incoming webhook URL", types: [.slack, .discord, .teams, .mattermost], kind: .url, hint: nil),
+        Field(key: "bot_token", label: "Bot token", types: [.telegram], kind: .secret, hint: nil),
+        Field(key: "chat_id", label: "Chat ID", types: [.telegram], kind: .text, hint: nil),
+        Field(key: "topic", label: "Topic", types: [.ntfy], kind: .text, hint: nil),
+        Field(key: "token", label: "Access token (optional)", types: [.ntfy], kind: .secret, hint: nil),
+        Field(key: "to", label: "Recipients", types: [.email], kind: .list, hint: "Email addresses, separated by commas."),
+        Field(key: "users", label: "Users", types: [.mobile], kind: .list,
+              hint: "Emails of the users whose phones get the alerts, separated by commas; empty means every user."),
+    ]
+
+    static func typeLabel(_ t: ChannelType) -> String {
+        switch t {
+        case .webhook: "Webhook"
+        case .slack: "Slack"
+        case .discord: "Discord"
+        case .teams: "Microsoft Teams"
+        case .mattermost: "Mattermost"
+        case .telegram: "Telegram"
+        case .ntfy: "ntfy"
+        case .email: "Email"
+        case .mobile: "Mobile app"
+        }
+    }
+
+    static let defaultEvents: Set<String> = [EventKind.monitorDown.rawValue, EventKind.monitorUp.rawValue]
+
+    /// The API's `POST /api/channels` body for the submitted form.
+    static func body(_ form: WebForm) throws(JSONFieldError) -> JSON {
+        let typeText = form.trimmed("type")
+        var config = JSONObject()
+        if let type = ChannelType(rawValue: typeText) {
+            for f in fields where f.types.contains(type) {
+                let v = form.trimmed("config." + f.key)
+                switch f.kind {
+                // Left out when empty, so the API's "is required" names the field.
+                case .url, .text, .secret: if !v.isEmpty { config[f.key] = .string(v) }
+                case .list: config[f.key] = .array(list(v).map { .string($0) })
+                case .headers: if !v.isEmpty { config[f.key] = .object(try headers(v)) }
+                }
+            }
+        }
+        return .object(JSONObject([
+            ("name", .string(form.trimmed("name"))), ("type", .string(typeText)),
+            ("events", .array(form.all("events").map { .string($0) })), ("config", .object(config)),
+        ]))
+    }
+
+    /// "a@x.org, b@y.org" (commas, spaces or line breaks) → the addresses.
+    static func list(_ text: String) -> [String] {
+        text.split { $0 == "," || $0 == " " || $0 == "\n" || $0 == "\r\n" || $0 == "\r" || $0 == "\t" }.map(String.init)
+    }
+
+    /// `Name: value` lines → the webhook's `headers` object (the sender
+    /// then checks each header as the API does).
+    static func headers(_ text: String) throws(JSONFieldError) -> JSONObject {
+        var out = JSONObject()
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            guard let colon = line.firstIndex(of: ":") else {
+                throw JSONFieldError(field: "config.headers", message: "config.headers: write each header as Name: value on its own line.")
+            }
+            let name = line[..<colon].trimmingCharacters()
+            let value = line[line.index(after: colon)...].trimmingCharacters()
+            out[name] = .string(value)
+        }
+        return out
+    }
+
+    /// The form's values for the template; `form` (after a refusal) keeps
+    /// what was typed, except secrets.
+    static func values(_ form: WebForm?) -> TemplateValue {
+        let chosen = form.map { $0.trimmed("type") } ?? ChannelType.webhook.rawValue
+        let events = form.map { Set($0.all("events")) } ?? defaultEvents
+        let types: [TemplateValue] = ChannelType.allCases.map {
+            ["value": .string($0.rawValue), "label": .string(typeLabel($0)), "selected": .bool($0.rawValue == chosen)]
+        }
+        let eventItems: [TemplateValue] = EventKind.allCases.map {
+            ["value": .string($0.rawValue), "checked": .bool(events.contains($0.rawValue))]
+        }
+        let items: [TemplateValue] = fields.map { f in
+            let kept = f.kind == .secret ? "" : (form?["config." + f.key] ?? "")
+            return [
+                "key": .string(f.key), "label": .string(f.label), "hint": WebFormat.text(f.hint),
+                "types": .string(f.types.map(\.rawValue).joined(separator: " ")),
+                "for_types": .string(f.types.map(typeLabel).joined(separator: ", ")),
+                // URLs as text with a URL keyboard: a `type="url"` field the script hid
+                // would block the form with a message nobody can see.
+                "input_type": .string(f.kind == .secret ? "password" : "text"),
+                "inputmode": .string(f.kind == .url ? "url" : "text"),
+                "textarea": .bool(f.kind == .headers), "value": .string(kept),
+            ]
+        }
+        return ["name": .string(form?["name"] ?? ""), "types": .list(types), "events": .list(eventItems), "fields": .list(items)]
+    }
+}
