@@ -16,10 +16,14 @@ struct Access: Sendable {
         var scope: Scope
         var admin = false
         var account = false
+        var ownAccount = false
         static let read = Rule(scope: .read)
         static let write = Rule(scope: .write)
         static let accountRead = Rule(scope: .read, account: true)
-        static let accountWrite = Rule(scope: .write, account: true)
+        /// The caller's own account (password, 2FA, own tokens and sign-ins):
+        /// write scope, or the user's own web session whatever the role — a
+        /// readonly user must still be able to protect their account.
+        static let accountWrite = Rule(scope: .write, account: true, ownAccount: true)
         static let adminAccountRead = Rule(scope: .read, admin: true, account: true)
         static let adminAccountWrite = Rule(scope: .write, admin: true, account: true)
         static let adminRead = Rule(scope: .read, admin: true)
@@ -45,7 +49,9 @@ struct Access: Sendable {
             throw HTTPError(403, "account_endpoint",
                             "Account endpoints take a web session or an API token, not an OAuth access token.")
         }
-        if !principal.scope.allows(rule.scope) {
+        var sessionOwnsIt = false
+        if rule.ownAccount, case .session = principal.credential { sessionOwnsIt = true }
+        if !principal.scope.allows(rule.scope) && !sessionOwnsIt {
             throw HTTPError(403, "insufficient_scope", "This needs a token with \(rule.scope.rawValue) scope.")
         }
         if rule.admin && !principal.isAdmin {
