@@ -8,6 +8,11 @@ enum TemplateLibrary {
     /// Templates by file name. Add a line per new `.html` file.
     static let sources: [(String, [UInt8])] = [
         ("layout.html", PackageResources.layout_html),
+        ("dashboard.html", PackageResources.dashboard_html),
+        ("monitor_new.html", PackageResources.monitor_new_html),
+        ("monitor.html", PackageResources.monitor_html),
+        ("incidents.html", PackageResources.incidents_html),
+        ("maintenance.html", PackageResources.maintenance_html),
     ]
 
     /// Static files served under `/static/`. Add a line per new asset.
