@@ -53,6 +53,7 @@ import Testing
         #expect(Self.count("<polyline", in: svg) == c.polylines)
         #expect(Self.count("<circle", in: svg) == c.dots)
         #expect(Self.count("<rect", in: svg) == c.downBands)
+        #expect(!svg.contains("x=\"-"), "bars stay inside the box")
         #expect(Self.plainNumbers(svg), "plain numbers only")
         #expect(!svg.contains("style="), "the CSP allows no inline styles")
     }
@@ -87,6 +88,9 @@ import Testing
         #expect(Self.count("<rect", in: svg) == c.downBands)
         #expect(svg.contains(">0 ms</text>") && svg.contains(">1 h ago</text>") && svg.contains(">now</text>"))
         #expect(svg.contains("No checks in this period") == c.samples.isEmpty)
+        // The scale's top label only when there is a latency to scale.
+        let hasLatency = c.samples.contains { !$0.down && $0.latencyMs != nil && $0.at >= 0 && $0.at <= 3600 }
+        #expect(Self.count(" ms</text>", in: svg) == (hasLatency ? 2 : 1))
         #expect(Self.plainNumbers(svg))
         #expect(!svg.contains("style="))
     }
@@ -98,6 +102,7 @@ import Testing
         #expect(Self.count("<polyline", in: svg) == 1)
         #expect(svg.utf8.count < 8_000)
         #expect(svg.contains(">24 h ago</text>"))
+        #expect(svg.contains(">56 ms</text>"))
     }
 
     @Test func downPeriods() {

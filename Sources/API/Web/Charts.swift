@@ -46,7 +46,9 @@ public enum Charts {
         let y: (Int64) -> Double = { hgt - pad - Double($0) / maxLatency * (hgt - 2 * pad) }
         let barWidth = max(2, min(6, step))
         for (i, s) in samples.enumerated() where s.down {
-            out += "<rect x=\"\(fmt(x(i) - barWidth / 2))\" y=\"0\" width=\"\(fmt(barWidth))\" height=\"\(fmt(hgt))\" fill=\"\(downColour)\"/>"
+            // Kept inside the box: the first and last bars would be half cut off.
+            let left = min(max(0, x(i) - barWidth / 2), w - barWidth)
+            out += "<rect x=\"\(fmt(left))\" y=\"0\" width=\"\(fmt(barWidth))\" height=\"\(fmt(hgt))\" fill=\"\(downColour)\"/>"
         }
         let points = samples.enumerated().map { i, s in
             s.down ? nil : s.latencyMs.map { (x(i), y($0)) }
@@ -106,16 +108,17 @@ public enum Charts {
         let span = Double(max(1, to - from))
         let inRange = samples.filter { $0.at >= from && $0.at <= to }
         let summary = historySummary(inRange, from: from, to: to)
-        let maxLatency = max(1, inRange.compactMap { $0.down ? nil : $0.latencyMs }.max() ?? 1)
+        let highest = inRange.compactMap { $0.down ? nil : $0.latencyMs }.max()
+        let maxLatency = max(1, highest ?? 1)
         let x: (Int64) -> Double = { left + Double($0 - from) / span * plotW }
         let y: (Double) -> Double = { top + plotH - $0 / Double(maxLatency) * plotH }
 
         var out = "<svg class=\"chart\" role=\"img\" aria-label=\"\(HTML.escape(summary))\" viewBox=\"0 0 \(historyWidth) \(historyHeight)\" "
-            + "preserveAspectRatio=\"none\"><title>\(HTML.escape(summary))</title>"
+            + "><title>\(HTML.escape(summary))</title>"
         // Axes and labels: 0 and the highest latency on the left, the time span below.
         out += "<line x1=\"\(fmt(left))\" y1=\"\(fmt(top + plotH))\" x2=\"\(fmt(w - right))\" y2=\"\(fmt(top + plotH))\" stroke=\"#8a93a3\"/>"
         out += "<line x1=\"\(fmt(left))\" y1=\"\(fmt(top))\" x2=\"\(fmt(w - right))\" y2=\"\(fmt(top))\" stroke=\"#e3e6ec\"/>"
-        out += label("\(maxLatency) ms", x: left - 4, y: top + 4, anchor: "end")
+        if let highest { out += label("\(highest) ms", x: left - 4, y: top + 4, anchor: "end") }
         out += label("0 ms", x: left - 4, y: top + plotH + 4, anchor: "end")
         out += label(ago(to - from), x: left, y: hgt - 4, anchor: "start")
         out += label("now", x: w - right, y: hgt - 4, anchor: "end")
