@@ -133,7 +133,9 @@ struct MonitorPages {
                                           limit: Self.recentResults),
                     try Incidents.list(c, status: nil, monitorID: id, beforeID: nil, limit: 20))
         }
-        // A heartbeat has no fixed interval between results; allow its period.
+        // Two and a half intervals: one late or missed check does not break
+        // the line, a stopped hub or a pause does. (Heartbeat results carry
+        // no latency, so their chart shows only down periods.)
         let gap = max(60, record.interval * 5 / 2)
         let samples = day.map(Self.sample)
         let chart = Charts.history(samples, from: now - 86_400, to: now, gapSeconds: gap)
