@@ -139,6 +139,12 @@ import TestSupport
         let created = try browser.post("/monitors", form: [("csrf_token", csrf), ("name", hostile), ("type", "tcp"),
                                                             ("target", "127.0.0.1:1"), ("interval", "3600"), ("timeout", "2")])
         let id = try #require(Self.monitorID(created.header("Location")))
+        // What was typed comes back escaped when the form has an error.
+        let retyped = try browser.post("/monitors", form: [("csrf_token", csrf), ("name", hostile), ("type", "tcp"),
+                                                            ("target", "\"><b>"), ("interval", "3600")])
+        #expect(retyped.status == 400 && retyped.text.contains("target: "))
+        #expect(!retyped.text.contains(hostile) && !retyped.text.contains("\"><b>"))
+        #expect(retyped.text.contains("value=\"&lt;script&gt;alert(1)&lt;/script&gt;\"") && retyped.text.contains("value=\"&quot;&gt;&lt;b&gt;\""))
         for path in ["/", "/monitors/\(id)", "/maintenance"] {
             let page = try browser.get(path)
             #expect(page.status == 200)
