@@ -1,4 +1,4 @@
-import API
+@testable import API
 import Testing
 
 /// The page template language, as a table of sources, contexts and output.
@@ -34,6 +34,13 @@ import Testing
         #expect(try Template(name: "outer", source: "{{> inner.html}}!").render(["x": "1"], partials: ["inner.html": inner]) == "<1>!")
         for bad in ["{{#a}}open", "{{/a}}", "{{#a}}{{/b}}", "{{name", "{{}}", "{{#}}{{/}}"] {
             #expect(throws: TemplateError.self, "\(bad)") { try Template(name: "bad", source: bad) }
+        }
+    }
+
+    /// A template that does not parse would render as an empty page: catch it here.
+    @Test func everyEmbeddedTemplateParses() {
+        for (name, _) in TemplateLibrary.sources {
+            #expect(TemplateLibrary.all[name] != nil, "\(name)")
         }
     }
 }

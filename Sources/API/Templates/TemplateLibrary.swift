@@ -12,6 +12,11 @@ enum TemplateLibrary {
         ("settings.html", PackageResources.settings_html),
         ("twofactor.html", PackageResources.twofactor_html),
         ("users.html", PackageResources.users_html),
+        ("dashboard.html", PackageResources.dashboard_html),
+        ("monitor_new.html", PackageResources.monitor_new_html),
+        ("monitor.html", PackageResources.monitor_html),
+        ("incidents.html", PackageResources.incidents_html),
+        ("maintenance.html", PackageResources.maintenance_html),
     ]
 
     /// Static files served under `/static/`. Add a line per new asset.

@@ -3,7 +3,7 @@ import Crypto
 import HTTP
 import Store
 
-/// `/login`, `/login/2fa`, `/logout` and the signed-in landing page `/`.
+/// `/login`, `/login/2fa` and `/logout` (the signed-in `/` is `MonitorPages`).
 struct LoginRoutes {
     let web: WebLayer
     let users: UserService
@@ -15,17 +15,11 @@ struct LoginRoutes {
     static let genericFailure = "Wrong email or password."
 
     func register(_ r: inout RouteTable) {
-        r.get("/", web.guardedPage(home))
         r.get("/login", web.guardedPage(loginForm))
         r.post("/login", web.guardedPage(login))
         r.get("/login/2fa", web.guardedPage(twoFactorForm))
         r.post("/login/2fa", web.guardedPage(verifyCode))
         r.post("/logout", web.guardedPage(logout))
-    }
-
-    func home(_ req: HTTPRequest) throws -> HTTPResponse {
-        guard let s = web.currentSession(req) else { return web.loginRedirect(next: "/") }
-        return web.page(title: "Signed in", body: Templates.signedIn(email: s.user.email, csrf: s.csrf))
     }
 
     func loginForm(_ req: HTTPRequest) throws -> HTTPResponse {

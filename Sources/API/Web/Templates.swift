@@ -33,14 +33,6 @@ enum Templates {
         """
     }
 
-    static func signedIn(email: String, csrf: String) -> String {
-        """
-        <h1>Signed in</h1>
-        <p>Signed in as <strong>\(h(email))</strong>.</p>
-        \(logoutForm(csrf: csrf))
-        """
-    }
-
     static func logoutForm(csrf: String) -> String {
         """
         <form method="post" action="/logout">

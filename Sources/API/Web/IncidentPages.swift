@@ -1,0 +1,53 @@
+import Core
+import HTTP
+import Monitoring
+import Store
+
+/// `GET /incidents` (open first, then recently closed) and the
+/// "Acknowledge" form, through the same `MonitoringService.acknowledge` as
+/// `POST /api/incidents/{id}/acknowledge`.
+struct IncidentPages {
+    let web: WebLayer
+    let monitoring: MonitoringService
+
+    /// Closed incidents shown under the open ones.
+    static let recentClosed = 50
+
+    func register(_ r: inout RouteTable) {
+        r.get("/incidents", web.signedInPage(list))
+        r.post("/incidents/{id}/acknowledge", web.writeForm(acknowledge))
+    }
+
+    func list(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+        let (open, closed, names) = try monitoring.database.read { c in
+            (try Incidents.list(c, status: "open", monitorID: nil, beforeID: nil, limit: 500),
+             try Incidents.list(c, status: "closed", monitorID: nil, beforeID: nil, limit: Self.recentClosed),
+             Dictionary(try Monitors.all(c).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a }))
+        }
+        return web.adminPage(s, title: "Incidents", current: "/incidents", template: "incidents.html", [
+            "open": .list(open.map { Self.item($0, monitorName: names[$0.monitorID]) }),
+            "closed": .list(closed.map { Self.item($0, monitorName: names[$0.monitorID]) }),
+        ], flash: Flash.message(req))
+    }
+
+    /// One incident as the templates show it (also on the monitor page).
+    static func item(_ i: IncidentRecord, monitorName: String?) -> TemplateValue {
+        [
+            "id": .int(i.id), "monitor_id": .int(i.monitorID), "monitor_name": .optional(monitorName),
+            "kind": .string(i.kind), "status": .string(i.status), "cause": .string(i.cause),
+            "open": .bool(i.status == "open"),
+            "opened_at": .string(WebTime.text(i.openedAt)), "opened_at_iso": .string(WebTime.iso(i.openedAt)),
+            "closed_at": .optional(i.closedAt.map(WebTime.text)),
+            "acknowledged": .bool(i.acknowledgedAt != nil), "acknowledged_by": .optional(i.acknowledgedBy),
+            "acknowledged_at": .optional(i.acknowledgedAt.map(WebTime.text)),
+            // The form only where it does something: open and not yet acknowledged.
+            "can_acknowledge": .bool(i.status == "open" && i.acknowledgedAt == nil),
+        ]
+    }
+
+    func acknowledge(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+        let id = try req.intParameter("id")
+        _ = try monitoring.acknowledge(incidentID: id, by: s.user.email, userID: s.user.id)
+        return web.redirect("/incidents?done=acknowledged")
+    }
+}

@@ -1,0 +1,96 @@
+import Core
+import HTTP
+import Monitoring
+import Store
+
+/// `GET /maintenance`: the windows, the schedule form and delete forms.
+/// The form is turned into the API's body and validated by
+/// `MaintenanceInput.parse`, so the rules and messages are the API's.
+struct MaintenancePages {
+    let web: WebLayer
+    let monitoring: MonitoringService
+
+    func register(_ r: inout RouteTable) {
+        r.get("/maintenance", web.signedInPage(list))
+        r.post("/maintenance", web.writeForm(create))
+        r.post("/maintenance/{id}/delete", web.writeForm(delete))
+    }
+
+    /// What was typed, kept when the form comes back with an error.
+    struct Typed {
+        var title = ""
+        var startsAt = ""
+        var endsAt = ""
+        var monitorIDs: Set<String> = []
+    }
+
+    func list(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+        let now = Time.now()
+        // Default: a one-hour window starting at the next full hour.
+        let start = (now / 3600 + 1) * 3600
+        let typed = Typed(startsAt: WebTime.localInput(start), endsAt: WebTime.localInput(start + 3600))
+        return try page(s, typed: typed, error: nil, flash: Flash.message(req))
+    }
+
+    func page(_ s: WebSessionContext, typed: Typed, error: JSONFieldError?, flash: String?) throws -> HTTPResponse {
+        let now = Time.now()
+        let (windows, monitors) = try monitoring.database.read { c in
+            (try MaintenanceWindows.list(c, beforeID: nil, limit: 200), try Monitors.all(c))
+        }
+        let names = Dictionary(monitors.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let items: [TemplateValue] = windows.map { w in
+            let ids = ((try? JSON.parse(w.monitorIDs))?.arrayValue ?? []).compactMap(\.intValue)
+            let state = w.endsAt <= now ? "ended" : (w.startsAt <= now ? "active" : "scheduled")
+            return [
+                "id": .int(w.id), "title": .string(w.title),
+                "starts_at": .string(WebTime.text(w.startsAt)), "ends_at": .string(WebTime.text(w.endsAt)),
+                "starts_at_iso": .string(WebTime.iso(w.startsAt)), "ends_at_iso": .string(WebTime.iso(w.endsAt)),
+                "monitors": .string(ids.isEmpty ? "All monitors" : ids.map { names[$0] ?? "#\($0)" }.joined(separator: ", ")),
+                "state": .string(state), "active": .bool(state == "active"), "created_by": .optional(w.createdBy),
+            ]
+        }
+        var ctx: [String: TemplateValue] = [
+            "windows": .list(items),
+            "title": .string(typed.title), "starts_at": .string(typed.startsAt), "ends_at": .string(typed.endsAt),
+            "monitors": .list(monitors.map {
+                ["id": .int($0.id), "name": .string($0.name), "selected": .bool(typed.monitorIDs.contains(String($0.id)))]
+            }),
+        ]
+        if let error {
+            ctx["error"] = .string(error.message)
+            ctx["error_field"] = .string(error.field)
+            let base = error.field.split(separator: "[").first.map(String.init) ?? error.field
+            ctx["invalid"] = .object([base: .bool(true)])
+        }
+        return web.adminPage(s, title: "Maintenance", current: "/maintenance", template: "maintenance.html", ctx,
+                             flash: flash, status: error == nil ? 200 : 400)
+    }
+
+    func create(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+        let typed = Typed(title: req.form("title") ?? "", startsAt: req.form("starts_at") ?? "", endsAt: req.form("ends_at") ?? "",
+                          monitorIDs: Set(req.formValues("monitor_ids")))
+        // Ids that are not numbers are passed as strings: the validator names them.
+        let ids: [JSON] = req.formValues("monitor_ids").map { v in Int64(v).map { .int($0) } ?? .string(v) }
+        var body = JSONObject([("title", .string(typed.title)), ("monitor_ids", .array(ids))])
+        if !typed.startsAt.isEmpty { body["starts_at"] = .string(WebTime.fromLocalInput(typed.startsAt)) }
+        if !typed.endsAt.isEmpty { body["ends_at"] = .string(WebTime.fromLocalInput(typed.endsAt)) }
+        let input: MaintenanceInput
+        do {
+            input = try MaintenanceInput.parse(try JSONFields(.object(body)))
+        } catch {
+            return try page(s, typed: typed, error: error, flash: nil)
+        }
+        do {
+            _ = try monitoring.createMaintenance(input, by: s.user.email)
+        } catch MonitoringError.notFound(let message) {
+            // A monitor deleted while the form was open.
+            return try page(s, typed: typed, error: JSONFieldError(field: "monitor_ids", message: message), flash: nil)
+        }
+        return web.redirect("/maintenance?done=scheduled")
+    }
+
+    func delete(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+        try monitoring.deleteMaintenance(id: try req.intParameter("id"))
+        return web.redirect("/maintenance?done=window-deleted")
+    }
+}

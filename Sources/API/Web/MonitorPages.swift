@@ -1,0 +1,186 @@
+import Core
+import HTTP
+import Monitoring
+import Store
+
+/// The monitors' pages (docs/web.md): the dashboard `/`, the new-monitor
+/// form, one monitor with its chart, and its actions. Every write goes
+/// through `MonitoringService` and `MonitorValidator`, exactly as the JSON
+/// API does, so the pages cannot drift from its rules.
+struct MonitorPages {
+    let web: WebLayer
+    let monitoring: MonitoringService
+
+    /// Results drawn in each dashboard sparkline.
+    static let sparkResults = 30
+    /// Rows in a monitor's recent results table.
+    static let recentResults = 20
+
+    func register(_ r: inout RouteTable) {
+        r.get("/", web.signedInPage(dashboard))
+        r.get("/monitors/new", web.signedInPage(newForm))
+        r.post("/monitors", web.writeForm(create))
+        r.get("/monitors/{id}", web.signedInPage(show))
+        // Check now waits for the check (and agents, up to 15 s): the blocking pool.
+        r.postBlocking("/monitors/{id}/check", web.writeForm(check))
+        r.post("/monitors/{id}/pause", web.writeForm(pause))
+        r.post("/monitors/{id}/resume", web.writeForm(resume))
+        r.post("/monitors/{id}/delete", web.writeForm(delete))
+    }
+
+    // MARK: dashboard
+
+    func dashboard(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+        let now = Time.now()
+        let rows = try monitoring.database.read { c in
+            try Monitors.all(c).map { m in
+                (m, try CheckResults.list(c, monitorID: m.id, sinceMs: 0, untilMs: Int64.max, location: nil,
+                                          beforeID: nil, limit: Self.sparkResults))
+            }
+        }
+        let items: [TemplateValue] = rows.map { m, results in
+            let samples = results.reversed().map(Self.sample)
+            return [
+                "id": .int(m.id), "name": .string(m.name), "type": .string(m.type), "target": .optional(m.target),
+                "status": .string(m.status), "in_maintenance": .bool(monitoring.isInMaintenance(m.id, at: now)),
+                "sparkline": .string(Charts.sparkline(samples)),
+                "last_check": .string(WebTime.text(m.lastAt)), "last_check_iso": .optional(m.lastAt.map(WebTime.iso)),
+            ]
+        }
+        return web.adminPage(s, title: "Monitors", current: "/", template: "dashboard.html",
+                             ["monitors": .list(items)], flash: Flash.message(req))
+    }
+
+    static func sample(_ r: CheckResultRecord) -> ChartSample {
+        ChartSample(at: r.atMs / 1000, latencyMs: r.latencyMs, down: r.status == "down")
+    }
+
+    // MARK: new monitor
+
+    /// The form's fields as typed, kept when the form comes back with an error.
+    struct MonitorForm {
+        static let fields = ["name", "type", "target", "interval", "timeout", "retries"]
+        static let types = ["http", "tcp", "dns", "tls", "heartbeat"]
+        var values: [String: String] = ["type": "http", "interval": "60", "timeout": "10", "retries": "1"]
+
+        init() {}
+
+        init(_ req: HTTPRequest) {
+            values = [:]
+            for f in Self.fields { values[f] = Substring(req.form(f) ?? "").trimmingCharacters() }
+        }
+
+        /// The API body: numbers that parse become integers; anything else is
+        /// passed as typed so the validator's message names the field. Empty
+        /// fields are left out (the API's defaults apply).
+        var json: JSON {
+            var o = JSONObject()
+            for f in Self.fields {
+                guard let v = values[f], !v.isEmpty else { continue }
+                if ["interval", "timeout", "retries"].contains(f), let n = Int64(v) {
+                    o[f] = .int(n)
+                } else {
+                    o[f] = .string(v)
+                }
+            }
+            return .object(o)
+        }
+
+        func context(error: JSONFieldError?) -> [String: TemplateValue] {
+            var ctx: [String: TemplateValue] = [:]
+            for f in Self.fields { ctx[f] = .string(values[f] ?? "") }
+            ctx["types"] = .list(Self.types.map { ["value": .string($0), "selected": .bool($0 == values["type"])] })
+            if let error {
+                ctx["error"] = .string(error.message)
+                ctx["error_field"] = .string(error.field)
+                // The field itself is marked too, for screen readers.
+                ctx["invalid"] = .object([error.field.split(separator: ".").first.map(String.init) ?? error.field: .bool(true)])
+            }
+            return ctx
+        }
+    }
+
+    func newForm(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+        formPage(s, MonitorForm(), error: nil)
+    }
+
+    func formPage(_ s: WebSessionContext, _ form: MonitorForm, error: JSONFieldError?) -> HTTPResponse {
+        web.adminPage(s, title: "New monitor", current: "/", template: "monitor_new.html", form.context(error: error),
+                      status: error == nil ? 200 : 400)
+    }
+
+    func create(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+        let form = MonitorForm(req)
+        let config: MonitorConfig
+        do {
+            config = try MonitorValidator.create(try JSONFields(form.json))
+        } catch {
+            return formPage(s, form, error: error)
+        }
+        let record = try monitoring.create(config)
+        return web.redirect("/monitors/\(record.id)?done=created")
+    }
+
+    // MARK: one monitor
+
+    func show(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+        let id = try req.intParameter("id")
+        let now = Time.now()
+        let (record, day, recent, incidents) = try monitoring.database.read { c in
+            guard let m = try Monitors.find(c, id: id) else { throw MonitoringError.notFound("No monitor with id \(id).") }
+            return (m, try CheckResults.range(c, monitorID: id, fromMs: (now - 86_400) * 1000, toMs: (now + 1) * 1000),
+                    try CheckResults.list(c, monitorID: id, sinceMs: 0, untilMs: Int64.max, location: nil, beforeID: nil,
+                                          limit: Self.recentResults),
+                    try Incidents.list(c, status: nil, monitorID: id, beforeID: nil, limit: 20))
+        }
+        // Two and a half intervals: one late or missed check does not break
+        // the line, a stopped hub or a pause does. (Heartbeat results carry
+        // no latency, so their chart shows only down periods.)
+        let gap = max(60, record.interval * 5 / 2)
+        let samples = day.map(Self.sample)
+        let chart = Charts.history(samples, from: now - 86_400, to: now, gapSeconds: gap)
+        let results: [TemplateValue] = recent.map { r in
+            [
+                "at": .string(WebTime.text(r.atMs / 1000)), "at_iso": .string(WebTime.iso(r.atMs / 1000)),
+                "location": .string(r.location), "status": .string(r.status),
+                "latency": .optional(r.latencyMs.map { "\($0) ms" }), "status_code": .optional(r.statusCode.map { String($0) }),
+                "error": .optional(r.error), "in_maintenance": .bool(r.inMaintenance),
+            ]
+        }
+        let incidentItems: [TemplateValue] = incidents.map { IncidentPages.item($0, monitorName: nil) }
+        let context: [String: TemplateValue] = [
+            "id": .int(record.id), "name": .string(record.name), "type": .string(record.type), "target": .optional(record.target),
+            "ping_url": .optional(monitoring.pingURL(record)),
+            "interval": .int(record.interval), "timeout": .int(record.timeout), "retries": .int(record.retries),
+            "status": .string(record.status), "status_since": .string(WebTime.text(record.statusSince)),
+            "paused": .bool(record.paused), "in_maintenance": .bool(monitoring.isInMaintenance(id, at: now)),
+            "last_check": .string(WebTime.text(record.lastAt)), "last_error": .optional(record.lastError),
+            "chart": .string(chart), "chart_summary": .string(Charts.historySummary(samples, from: now - 86_400, to: now)),
+            "results": .list(results), "incidents": .list(incidentItems),
+        ]
+        return web.adminPage(s, title: record.name, current: "/", template: "monitor.html", context, flash: Flash.message(req))
+    }
+
+    func check(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+        let id = try req.intParameter("id")
+        _ = try monitoring.checkNow(id: id)
+        return web.redirect("/monitors/\(id)?done=checked")
+    }
+
+    func pause(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+        let id = try req.intParameter("id")
+        _ = try monitoring.pause(id: id)
+        return web.redirect("/monitors/\(id)?done=paused")
+    }
+
+    func resume(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+        let id = try req.intParameter("id")
+        _ = try monitoring.resume(id: id)
+        return web.redirect("/monitors/\(id)?done=resumed")
+    }
+
+    func delete(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+        try monitoring.delete(id: try req.intParameter("id"))
+        return web.redirect("/?done=deleted")
+    }
+}

@@ -1,0 +1,108 @@
+import Core
+import HTTP
+
+/// What the signed-in pages share: the session or the login redirect, the
+/// writer check for POSTs, flash messages from a fixed list, and time text.
+extension WebLayer {
+    /// A GET page for signed-in users; anyone else gets `303` to the login
+    /// page, which comes back here afterwards.
+    func signedInPage(_ body: @escaping @Sendable (HTTPRequest, WebSessionContext) throws -> HTTPResponse) -> HTTPHandler {
+        guardedPage { req in
+            guard let s = currentSession(req) else {
+                let next = req.head.query.isEmpty ? req.path : req.path + "?" + req.head.query
+                return loginRedirect(next: WebLayer.safeNext(next))
+            }
+            return try body(req, s)
+        }
+    }
+
+    /// A form POST that writes: signed in (else the login redirect), the CSRF
+    /// field right, and an admin (readonly users get `403`, rendered as a page
+    /// by `guardedPage`). CSRF is checked first so a forged request learns
+    /// nothing about the account.
+    func writeForm(_ body: @escaping @Sendable (HTTPRequest, WebSessionContext) throws -> HTTPResponse) -> HTTPHandler {
+        guardedPage { req in
+            guard let s = currentSession(req) else { return loginRedirect(next: "/") }
+            try checkCSRF(req, session: s)
+            guard s.canWrite else {
+                throw HTTPError(403, "insufficient_scope", "Your account is read-only: it can see everything but change nothing.")
+            }
+            return try body(req, s)
+        }
+    }
+
+    /// A signed-in page through the admin layout.
+    func adminPage(_ s: WebSessionContext, title: String, current: String, template: String, _ context: [String: TemplateValue],
+                   flash: String? = nil, error: String? = nil, status: Int = 200) -> HTTPResponse {
+        var ctx = context
+        // `{{#has_x}}` wraps a table around `{{#x}}` rows: a list section
+        // would repeat the whole table per item.
+        for (key, value) in context {
+            if case .list(let items) = value { ctx["has_" + key] = .bool(!items.isEmpty) }
+        }
+        ctx["csrf"] = .string(s.csrf)
+        ctx["can_write"] = .bool(s.canWrite)
+        return AdminPage.respond(s, hubName: settings.hubName, title: title, current: current,
+                                 body: TemplateLibrary.render(template, .object(ctx)), flash: flash, error: error, status: status)
+    }
+}
+
+extension HTTPRequest {
+    /// Every value of a repeated form field (a multi-select), in order.
+    func formValues(_ name: String) -> [String] {
+        let type = headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingCharacters().lowercased() }
+        guard type == "application/x-www-form-urlencoded" else { return [] }
+        return FormCoding.decode(String(decoding: body, as: UTF8.self)).filter { $0.name == name }.map(\.value)
+    }
+}
+
+extension WebSessionContext {
+    /// Admins write; readonly users see the same pages without write forms.
+    var canWrite: Bool { user.role == "admin" }
+}
+
+/// After a successful POST the page answers `303` to a GET page with
+/// `?done=<key>`; only keys from this list show a message, so a crafted
+/// link cannot put arbitrary text on the page.
+enum Flash {
+    static let messages: [String: String] = [
+        "created": "Monitor created.",
+        "checked": "Check finished; the result is below.",
+        "paused": "Monitor paused.",
+        "resumed": "Monitor resumed.",
+        "deleted": "Monitor deleted.",
+        "acknowledged": "Incident acknowledged.",
+        "scheduled": "Maintenance window scheduled.",
+        "window-deleted": "Maintenance window deleted.",
+    ]
+
+    static func message(_ req: HTTPRequest) -> String? {
+        req.query("done").flatMap { messages[$0] }
+    }
+}
+
+/// Times as the pages show them: UTC, minutes, no seconds.
+enum WebTime {
+    /// `2026-11-30 16:54 UTC`
+    static func text(_ seconds: Int64?) -> String {
+        guard let seconds else { return "never" }
+        let iso = Time.rfc3339(seconds)   // 2026-11-30T16:54:12Z
+        return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
+    }
+
+    /// The machine-readable form for `<time datetime>`.
+    static func iso(_ seconds: Int64) -> String { Time.rfc3339(seconds) }
+
+    /// A `datetime-local` value (`2026-11-30T16:54`, read as UTC) as RFC 3339;
+    /// anything else is passed on unchanged so the API's validator names it.
+    static func fromLocalInput(_ text: String) -> String {
+        let t = Substring(text).trimmingCharacters()
+        let b = Array(t.utf8)
+        if b.count == 16, b[10] == UInt8(ascii: "T") { return t + ":00Z" }
+        if b.count == 19, b[10] == UInt8(ascii: "T") { return t + "Z" }
+        return t
+    }
+
+    /// RFC 3339 → a `datetime-local` value (UTC).
+    static func localInput(_ seconds: Int64) -> String { String(Time.rfc3339(seconds).prefix(16)) }
+}
