@@ -129,6 +129,16 @@ import TestSupport
         expectError(try hub.hub.call("GET", "/api/status-pages"), 401)
         // The public page needs nothing.
         #expect(try hub.hub.call("GET", "/status/ok").status == 200)
+
+        // Documented in the OpenAPI document.
+        let paths = try expectJSON(try hub.hub.call("GET", "/api/openapi.json"))["paths"]
+        for (path, methods) in [("/api/status-pages", ["get", "post"]), ("/api/status-pages/{id}", ["get", "patch", "delete"]),
+                                ("/status/{slug}", ["get"]), ("/status/{slug}.json", ["get"]),
+                                ("/status/{slug}/badge/{monitor_id}.svg", ["get"])] {
+            for method in methods {
+                #expect(paths?[path]?[method]?["responses"] != nil, "\(method) \(path) missing")
+            }
+        }
     }
 
     @Test func theAdminPageCreatesAndDeletesAPage() throws {
