@@ -180,6 +180,23 @@ import TestSupport
         #expect(try hub.hub.call("GET", "/status/shop").status == 404)
     }
 
+    @Test func readonlyUsersSeeTheListWithoutForms() throws {
+        let hub = try MonitoringHub()
+        _ = try expectJSON(try hub.call("POST", "/api/status-pages", json: ["slug": "team", "title": "Team"]), 201)
+        _ = try expectJSON(try hub.call("POST", "/api/users", json: ["email": "ro@example.com", "role": "readonly",
+                                                                     "password": "readonly pass"]), 201)
+        let browser = Browser(hub.hub)
+        #expect(try browser.login(email: "ro@example.com", password: "readonly pass", next: "/status-pages").status == 303)
+        let page = try browser.get("/status-pages")
+        #expect(page.status == 200 && page.text.contains("href=\"/status/team\""))
+        #expect(!page.text.contains("Create status page") && !page.text.contains("action=\"/status-pages"))
+        // The session's CSRF token (from the sign-out form) does not make a readonly POST work.
+        let csrf = try #require(Browser.csrfField(page.text))
+        #expect(try browser.post("/status-pages", form: [("csrf_token", csrf), ("title", "X"), ("slug", "x")]).status == 403)
+        #expect(try browser.post("/status-pages/1/delete", form: [("csrf_token", csrf)]).status == 403)
+        #expect(try hub.hub.call("GET", "/status/team").status == 200)
+    }
+
     private func publicJSON(_ hub: MonitoringHub, _ slug: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> JSON {
         let r = try hub.hub.call("GET", "/status/\(slug).json")
         try #require(r.status == 200, "status \(r.status): \(r.text)", sourceLocation: sourceLocation)

@@ -36,8 +36,7 @@ struct PublicStatusRoutes {
         let slug = req.parameters["slug"] ?? ""
         let file = req.parameters["file"] ?? ""
         guard file.hasSuffix(".svg"), let id = Int64(file.dropLast(4)), id > 0,
-              StatusPageInput.validSlug(slug), let view = try pages.view(slug: slug),
-              let monitor = view.monitors.first(where: { $0.id == id }) else {
+              StatusPageInput.validSlug(slug), let monitor = try pages.badge(slug: slug, monitorID: id) else {
             // Same answer for an unknown page, an unlisted monitor and a
             // missing one: nothing tells whether a monitor id exists.
             return Self.htmlNotFound()

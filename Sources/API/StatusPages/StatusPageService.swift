@@ -51,6 +51,18 @@ struct StatusPageService: Sendable {
         return try StatusPageView.build(page, monitoring: monitoring, now: now)
     }
 
+    /// Name and displayed status of a monitor listed on the page at `slug`
+    /// (nil when the page or the listing is missing): all a badge needs,
+    /// without the page's 90 days of history.
+    func badge(slug: String, monitorID: Int64, now: Int64 = Time.now()) throws -> (name: String, status: String)? {
+        let record = try database.read { c -> MonitorRecord? in
+            guard let page = try StatusPages.find(c, slug: slug), Self.ids(page.monitorIDs).contains(monitorID) else { return nil }
+            return try Monitors.find(c, id: monitorID)
+        }
+        guard let record else { return nil }
+        return (record.name, StatusPageView.displayedStatus(record, monitoring: monitoring, now: now))
+    }
+
     /// The stored form of an input.
     static func record(_ input: StatusPageInput) -> StatusPageRecord {
         StatusPageRecord(slug: input.slug, title: input.title, description: input.description,

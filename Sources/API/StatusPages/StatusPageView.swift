@@ -46,8 +46,7 @@ struct StatusPageView: Sendable {
         var incidents: [Incident] = []
         for (record, openIncidents) in zip(records, open) {
             let daily = history[record.id] ?? []
-            let status = record.paused ? "paused"
-                : monitoring.isInMaintenance(record.id, at: now) ? "maintenance" : record.status
+            let status = displayedStatus(record, monitoring: monitoring, now: now)
             let checks = daily.reduce(0) { $0 + $1.checks }
             let good = daily.reduce(0) { $0 + $1.up + $1.degraded }
             monitors.append(Monitor(
@@ -63,6 +62,13 @@ struct StatusPageView: Sendable {
         incidents.sort { $0.since > $1.since }
         return StatusPageView(page: page, overall: OverallStatus.of(monitors.map(\.status)), monitors: monitors,
                               incidents: incidents, generatedAt: now)
+    }
+
+    /// Paused and maintenance win over the monitor's own status: during a
+    /// window the page says "maintenance", not "down".
+    static func displayedStatus(_ record: MonitorRecord, monitoring: MonitoringService, now: Int64) -> String {
+        if record.paused { return "paused" }
+        return monitoring.isInMaintenance(record.id, at: now) ? "maintenance" : record.status
     }
 
     /// A cause may quote the monitor's target (a resolver or TLS error
