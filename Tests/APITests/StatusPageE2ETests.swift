@@ -93,6 +93,13 @@ import TestSupport
         #expect(missing.text.contains("Status page not found"))
         expectError(try hub.hub.call("GET", "/status/nope.json"), 404, "not_found")
 
+        // Paused shows as paused; pausing closed the incident.
+        _ = try expectJSON(try hub.call("POST", "/api/monitors/\(web.id)/pause"))
+        let paused = try publicJSON(hub, "acme")
+        #expect(paused["monitors"]?.arrayValue?.map { $0["status"]?.stringValue } == ["paused", "maintenance"])
+        #expect(paused["incidents"] == [] && paused["status_text"]?.stringValue == "Maintenance")
+        #expect(try hub.hub.call("GET", "/status/acme/badge/\(web.id).svg").text.contains(">paused</text>"))
+
         // Update and delete.
         let patched = try expectJSON(try hub.call("PATCH", "/api/status-pages/\(pageID)", json: ["monitor_ids": [.int(api.id)]]))
         #expect(patched["monitor_ids"] == [.int(api.id)] && patched["title"]?.stringValue == "Acme status")
