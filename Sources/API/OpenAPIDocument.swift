@@ -48,6 +48,7 @@ enum OpenAPIDocument {
         Operation(method: "delete", path: "/api/users/{id}", summary: "Delete a user and their tokens.",
                   auth: "write admin account", success: (204, nil)),
     ] + accountOperations + monitoringOperations + oauthOperations + settingsOperations + mobileOperations + agentOperations
+        + statusPageOperations
     static let accountOperations: [Operation] = [
         Operation(method: "post", path: "/api/account/password",
                   summary: "Change the caller's password (the current one is required); ends the user's other web sessions.",
@@ -239,6 +240,12 @@ enum OpenAPIDocument {
             if op.path.contains("{id}") {
                 parameters.append(["name": "id", "in": "path", "required": true, "schema": ["type": "integer"]])
             }
+            if op.path.contains("{slug}") {
+                parameters.append(["name": "slug", "in": "path", "required": true, "schema": ["type": "string"]])
+            }
+            if op.path.contains("{monitor_id}") {
+                parameters.append(["name": "monitor_id", "in": "path", "required": true, "schema": ["type": "integer"]])
+            }
             if op.path.contains("{key}") {
                 parameters.append(["name": "key", "in": "path", "required": true, "schema": ["type": "string"]])
             }
@@ -266,7 +273,8 @@ enum OpenAPIDocument {
                 "info": ["title": "pingtxt hub API", "version": .string(version)],
                 "servers": [["url": .string(serverURL)]],
                 "paths": .object(paths),
-                "components": ["schemas": .object(JSONObject((schemas.objectValue?.entries.map { ($0.key, $0.value) } ?? []) + oauthSchemas + settingsSchemas + mobileSchemas + agentSchemas)),
+                "components": ["schemas": .object(JSONObject((schemas.objectValue?.entries.map { ($0.key, $0.value) } ?? []) + oauthSchemas + settingsSchemas + mobileSchemas + agentSchemas
+                                                                     + statusPageSchemas)),
                                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"],
                                                    "session": ["type": "apiKey", "in": "cookie", "name": "pingtxt_session",
                                                                "description": "Web session of the login page; POST, PATCH, PUT and DELETE also need the header X-CSRF-Token."]]]]

@@ -17,12 +17,17 @@ enum TemplateLibrary {
         ("monitor.html", PackageResources.monitor_html),
         ("incidents.html", PackageResources.incidents_html),
         ("maintenance.html", PackageResources.maintenance_html),
+        ("status_layout.html", PackageResources.status_layout_html),
+        ("status_page.html", PackageResources.status_page_html),
+        ("status_missing.html", PackageResources.status_missing_html),
+        ("status_pages.html", PackageResources.status_pages_html),
     ]
 
     /// Static files served under `/static/`. Add a line per new asset.
     static let assets: [String: (type: String, bytes: [UInt8])] = [
         "app.css": ("text/css; charset=utf-8", PackageResources.app_css),
         "notify.js": ("text/javascript; charset=utf-8", PackageResources.notify_js),
+        "status.css": ("text/css; charset=utf-8", PackageResources.status_css),
     ]
 
     static let all: [String: Template] = {

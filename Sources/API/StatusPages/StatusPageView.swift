@@ -1,0 +1,96 @@
+import Core
+import Monitoring
+import Store
+
+/// What a public status page shows, built from the page's listed monitors
+/// only. It carries names, statuses, daily uptime and open incidents, never
+/// a target, URL or anything of a monitor the page does not list.
+struct StatusPageView: Sendable {
+    struct Monitor: Sendable {
+        var id: Int64
+        var name: String
+        /// `up`, `degraded`, `down`, `pending`, `paused` or `maintenance`.
+        var status: String
+        var since: Int64
+        var days: [DayBar]
+        /// Over the whole period; nil when no check counted.
+        var uptime: Double?
+    }
+
+    struct Incident: Sendable {
+        var monitorID: Int64
+        var monitorName: String
+        var kind: String
+        var since: Int64
+        var cause: String
+    }
+
+    static let days = 90
+
+    var page: StatusPageRecord
+    var overall: OverallStatus
+    var monitors: [Monitor]
+    var incidents: [Incident]
+    var generatedAt: Int64
+
+    static func build(_ page: StatusPageRecord, monitoring: MonitoringService, now: Int64) throws -> StatusPageView {
+        let ids = StatusPageService.ids(page.monitorIDs)
+        let (records, open) = try monitoring.database.read { c in
+            // A monitor deleted since the page was saved just drops out.
+            let records = try ids.compactMap { try Monitors.find(c, id: $0) }
+            let open = try records.map { try Incidents.openFor(c, monitorID: $0.id) }
+            return (records, open)
+        }
+        let history = try monitoring.dailyUptime(monitorIDs: records.map(\.id), days: days, now: now)
+        var monitors: [Monitor] = []
+        var incidents: [Incident] = []
+        for (record, openIncidents) in zip(records, open) {
+            let daily = history[record.id] ?? []
+            let status = displayedStatus(record, monitoring: monitoring, now: now)
+            let checks = daily.reduce(0) { $0 + $1.checks }
+            let good = daily.reduce(0) { $0 + $1.up + $1.degraded }
+            monitors.append(Monitor(
+                id: record.id, name: record.name, status: status, since: record.statusSince,
+                days: daily.map { DayBar(date: String(Time.rfc3339($0.dayStart).prefix(10)), uptime: $0.uptime,
+                                         maintenanceChecks: $0.maintenance) },
+                uptime: checks == 0 ? nil : Double(good) * 100 / Double(checks)))
+            for i in openIncidents {
+                incidents.append(Incident(monitorID: record.id, monitorName: record.name, kind: i.kind, since: i.openedAt,
+                                          cause: redact(i.cause, target: record.target)))
+            }
+        }
+        incidents.sort { $0.since > $1.since }
+        return StatusPageView(page: page, overall: OverallStatus.of(monitors.map(\.status)), monitors: monitors,
+                              incidents: incidents, generatedAt: now)
+    }
+
+    /// Paused and maintenance win over the monitor's own status: during a
+    /// window the page says "maintenance", not "down".
+    static func displayedStatus(_ record: MonitorRecord, monitoring: MonitoringService, now: Int64) -> String {
+        if record.paused { return "paused" }
+        return monitoring.isInMaintenance(record.id, at: now) ? "maintenance" : record.status
+    }
+
+    /// A cause may quote the monitor's target (a resolver or TLS error
+    /// naming the host, a URL in a redirect error); the public page never
+    /// shows targets, so the target and its host are replaced.
+    static func redact(_ cause: String, target: String?) -> String {
+        guard let target, !target.isEmpty else { return cause }
+        var out = cause.replacing(target, with: "the target")
+        let host = hostOf(target)
+        if host.count >= 3 { out = out.replacing(host, with: "the target") }
+        return out
+    }
+
+    /// `https://user@api.example.com:8443/x` → `api.example.com`;
+    /// `db.internal:5432` → `db.internal`; `[::1]:80` → `::1`.
+    static func hostOf(_ target: String) -> String {
+        var s = Substring(target)
+        if let r = s.firstRange(of: "://") { s = s[r.upperBound...] }
+        if let slash = s.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) { s = s[..<slash] }
+        if let at = s.lastIndex(of: "@") { s = s[s.index(after: at)...] }
+        if s.hasPrefix("["), let close = s.firstIndex(of: "]") { return String(s[s.index(after: s.startIndex)..<close]) }
+        if let colon = s.lastIndex(of: ":"), s.firstIndex(of: ":") == colon { s = s[..<colon] }
+        return String(s)
+    }
+}

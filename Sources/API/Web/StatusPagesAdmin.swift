@@ -1,0 +1,107 @@
+import Core
+import HTTP
+import Store
+
+/// The admin page `GET /status-pages` (docs/web.md): the list of status
+/// pages with a create form and delete buttons. Behind the web session;
+/// every POST is CSRF-checked; readonly users see the list but no forms.
+struct StatusPagesAdmin {
+    let web: WebLayer
+    let pages: StatusPageService
+
+    /// Flash messages after a successful POST, by the short `?done=` key.
+    static let flashes = ["created": "Status page created.", "deleted": "Status page deleted."]
+
+    func register(_ r: inout RouteTable) {
+        r.get("/status-pages", web.guardedPage(show))
+        r.post("/status-pages", web.guardedPage(create))
+        r.post("/status-pages/{id}/delete", web.guardedPage(delete))
+    }
+
+    func show(_ req: HTTPRequest) throws -> HTTPResponse {
+        guard let session = web.currentSession(req) else { return web.loginRedirect(next: "/status-pages") }
+        return try render(session, flash: req.query("done").flatMap { Self.flashes[$0] })
+    }
+
+    func create(_ req: HTTPRequest) throws -> HTTPResponse {
+        guard let session = web.currentSession(req) else { return web.loginRedirect(next: "/status-pages") }
+        try web.checkCSRF(req, session: session)
+        try Self.requireWriter(session)
+        let fields = FormCoding.decode(String(decoding: req.body, as: UTF8.self))
+        let form = FormInput(fields)
+        do {
+            // The same validator and service as the API: the same messages.
+            let input = try StatusPageInput.parse(try JSONFields(form.json))
+            _ = try pages.create(input)
+        } catch {
+            let e = APIErrors.http(error)
+            guard e.status == 400 || e.status == 409 else { throw e }
+            return try render(session, form: form, error: e.message, status: e.status == 409 ? 409 : 400)
+        }
+        return web.redirect("/status-pages?done=created")
+    }
+
+    func delete(_ req: HTTPRequest) throws -> HTTPResponse {
+        guard let session = web.currentSession(req) else { return web.loginRedirect(next: "/status-pages") }
+        try web.checkCSRF(req, session: session)
+        try Self.requireWriter(session)
+        try pages.delete(id: try req.intParameter("id"))
+        return web.redirect("/status-pages?done=deleted")
+    }
+
+    static func requireWriter(_ session: WebSessionContext) throws(HTTPError) {
+        guard session.user.role == "admin" else {
+            throw HTTPError(403, "insufficient_scope", "Readonly users cannot change status pages.")
+        }
+    }
+
+    /// What the form sent, kept to re-render it after a validation error.
+    struct FormInput {
+        var title = "", slug = "", description = ""
+        var monitorIDs: [String] = []
+
+        init() {}
+        init(_ fields: [(name: String, value: String)]) {
+            for (name, value) in fields {
+                switch name {
+                case "title": title = value
+                case "slug": slug = value
+                case "description": description = value
+                case "monitor_ids": monitorIDs.append(value)
+                default: break
+                }
+            }
+        }
+
+        /// As an API body; a non-numeric id stays a string so the
+        /// validator names it (`monitor_ids[i]`).
+        var json: JSON {
+            .object(JSONObject([
+                ("title", .string(title)), ("slug", .string(slug)), ("description", .string(description)),
+                ("monitor_ids", .array(monitorIDs.map { Int64($0).map(JSON.int) ?? .string($0) })),
+            ]))
+        }
+    }
+
+    func render(_ session: WebSessionContext, form: FormInput = FormInput(), flash: String? = nil, error: String? = nil,
+                status: Int = 200) throws -> HTTPResponse {
+        let canWrite = session.user.role == "admin"
+        let (rows, monitors) = try pages.database.read { c in
+            (try StatusPages.list(c, afterID: nil, limit: 1000), try Monitors.all(c))
+        }
+        let pageItems: [TemplateValue] = rows.map { p in
+            ["id": .int(p.id), "title": .string(p.title), "slug": .string(p.slug),
+             "monitor_count": .int(StatusPageService.ids(p.monitorIDs).count)]
+        }
+        let options: [TemplateValue] = monitors.map { m in
+            ["id": .int(m.id), "name": .string(m.name), "selected": .bool(form.monitorIDs.contains(String(m.id)))]
+        }
+        let body = TemplateLibrary.render("status_pages.html", [
+            "pages": .list(pageItems), "has_pages": .bool(!rows.isEmpty), "can_write": .bool(canWrite),
+            "csrf": .string(session.csrf), "monitors": .list(options), "form_error": .optional(error),
+            "form": ["title": .string(form.title), "slug": .string(form.slug), "description": .string(form.description)],
+        ])
+        return AdminPage.respond(session, hubName: web.settings.hubName, title: "Status pages", current: "/status-pages",
+                                 body: body, flash: flash, status: status)
+    }
+}

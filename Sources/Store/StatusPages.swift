@@ -1,0 +1,79 @@
+/// A row of `status_pages`.
+public struct StatusPageRecord: Sendable, Equatable {
+    public var id: Int64 = 0
+    public var slug: String
+    public var title: String
+    public var description: String
+    /// JSON array of monitor ids, in display order.
+    public var monitorIDs: String
+    public var createdAt: Int64 = 0
+    public var updatedAt: Int64 = 0
+
+    public init(slug: String, title: String, description: String, monitorIDs: String) {
+        self.slug = slug
+        self.title = title
+        self.description = description
+        self.monitorIDs = monitorIDs
+    }
+
+    init(row r: Row) throws(StoreError) {
+        self.init(slug: try r.text("slug"), title: try r.text("title"), description: try r.text("description"),
+                  monitorIDs: try r.text("monitor_ids"))
+        id = try r.int("id")
+        createdAt = try r.int("created_at")
+        updatedAt = try r.int("updated_at")
+    }
+}
+
+/// Queries on `status_pages`. A duplicate slug surfaces as a
+/// `StoreError` with `isUniqueViolation` (the caller answers 409).
+public enum StatusPages {
+    enum SQL {
+        static let insert = """
+            INSERT INTO status_pages (slug, title, description, monitor_ids, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?) RETURNING *
+            """
+        static let find = "SELECT * FROM status_pages WHERE id = ?"
+        static let findSlug = "SELECT * FROM status_pages WHERE slug = ?"
+        static let list = "SELECT * FROM status_pages WHERE (?1 IS NULL OR id > ?1) ORDER BY id LIMIT ?2"
+        static let update = """
+            UPDATE status_pages SET slug = ?, title = ?, description = ?, monitor_ids = ?, updated_at = ?
+            WHERE id = ? RETURNING *
+            """
+        static let delete = "DELETE FROM status_pages WHERE id = ?"
+    }
+
+    public static func insert(_ c: Connection, _ p: StatusPageRecord, now: Int64) throws(StoreError) -> StatusPageRecord {
+        guard let row = try c.queryOne(SQL.insert, [.text(p.slug), .text(p.title), .text(p.description), .text(p.monitorIDs),
+                                                    .integer(now), .integer(now)]) else {
+            throw StoreError.misuse("INSERT … RETURNING gave no row")
+        }
+        return try StatusPageRecord(row: row)
+    }
+
+    public static func find(_ c: Connection, id: Int64) throws(StoreError) -> StatusPageRecord? {
+        try c.queryOne(SQL.find, [.integer(id)]).map { r throws(StoreError) in try StatusPageRecord(row: r) }
+    }
+
+    public static func find(_ c: Connection, slug: String) throws(StoreError) -> StatusPageRecord? {
+        try c.queryOne(SQL.findSlug, [.text(slug)]).map { r throws(StoreError) in try StatusPageRecord(row: r) }
+    }
+
+    /// In id order; `afterID` pages forwards.
+    public static func list(_ c: Connection, afterID: Int64?, limit: Int) throws(StoreError) -> [StatusPageRecord] {
+        try c.query(SQL.list, [SQLValue(afterID), .integer(Int64(limit))]).map { r throws(StoreError) in
+            try StatusPageRecord(row: r)
+        }
+    }
+
+    /// Writes every field but `created_at`; nil when the page is gone.
+    public static func update(_ c: Connection, _ p: StatusPageRecord, now: Int64) throws(StoreError) -> StatusPageRecord? {
+        try c.queryOne(SQL.update, [.text(p.slug), .text(p.title), .text(p.description), .text(p.monitorIDs),
+                                    .integer(now), .integer(p.id)]).map { r throws(StoreError) in try StatusPageRecord(row: r) }
+    }
+
+    public static func delete(_ c: Connection, id: Int64) throws(StoreError) -> Bool {
+        try c.execute(SQL.delete, [.integer(id)])
+        return c.changes > 0
+    }
+}

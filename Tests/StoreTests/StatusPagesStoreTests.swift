@@ -1,0 +1,69 @@
+import Testing
+import Store
+
+/// `status_pages` (migration 0010_status_pages).
+@Suite struct StatusPagesStoreTests {
+    private func fresh() throws -> (TempDir, Database) {
+        let dir = TempDir()
+        return (dir, try Database(path: dir.file("hub.db"), readers: 2))
+    }
+
+    @Test func insertFindListUpdateDelete() throws {
+        let (dir, db) = try fresh()
+        _ = dir
+        let a = try db.write { c in
+            try StatusPages.insert(c, StatusPageRecord(slug: "acme", title: "Acme", description: "", monitorIDs: "[3,1]"), now: 100)
+        }
+        #expect(a.id > 0 && a.createdAt == 100 && a.updatedAt == 100)
+        #expect(a.slug == "acme" && a.title == "Acme" && a.monitorIDs == "[3,1]")
+        let b = try db.write { c in
+            try StatusPages.insert(c, StatusPageRecord(slug: "internal", title: "Internal", description: "d", monitorIDs: "[]"), now: 101)
+        }
+        try db.read { c throws in
+            #expect(try StatusPages.find(c, id: a.id) == a)
+            #expect(try StatusPages.find(c, slug: "internal") == b)
+            #expect(try StatusPages.find(c, slug: "nope") == nil)
+            #expect(try StatusPages.list(c, afterID: nil, limit: 10).map(\.id) == [a.id, b.id])
+            #expect(try StatusPages.list(c, afterID: a.id, limit: 10).map(\.id) == [b.id])
+            #expect(try StatusPages.list(c, afterID: nil, limit: 1).map(\.id) == [a.id])
+        }
+
+        var changed = a
+        changed.title = "Acme Inc."
+        changed.monitorIDs = "[1]"
+        let updated = try #require(try db.write { c in try StatusPages.update(c, changed, now: 200) })
+        #expect(updated.title == "Acme Inc." && updated.monitorIDs == "[1]")
+        #expect(updated.createdAt == 100 && updated.updatedAt == 200, "created_at is kept")
+
+        var gone = a
+        gone.id = 999
+        #expect(try db.write { c in try StatusPages.update(c, gone, now: 200) } == nil)
+        #expect(try db.write { c in try StatusPages.delete(c, id: b.id) })
+        #expect(try db.write { c in try StatusPages.delete(c, id: b.id) } == false)
+        #expect(try db.read { c in try StatusPages.find(c, id: b.id) } == nil)
+    }
+
+    @Test func slugsAreUnique() throws {
+        let (dir, db) = try fresh()
+        _ = dir
+        let page = StatusPageRecord(slug: "acme", title: "Acme", description: "", monitorIDs: "[]")
+        let first = try db.write { c in try StatusPages.insert(c, page, now: 1) }
+        do {
+            _ = try db.write { c in try StatusPages.insert(c, page, now: 2) }
+            Issue.record("a taken slug must be refused")
+        } catch let e as StoreError {
+            #expect(e.isUniqueViolation)
+        }
+        // Renaming another page onto a taken slug is refused the same way.
+        var other = try db.write { c in
+            try StatusPages.insert(c, StatusPageRecord(slug: "other", title: "O", description: "", monitorIDs: "[]"), now: 3)
+        }
+        other.slug = first.slug
+        do {
+            _ = try db.write { c in try StatusPages.update(c, other, now: 4) }
+            Issue.record("a taken slug must be refused on update")
+        } catch let e as StoreError {
+            #expect(e.isUniqueViolation)
+        }
+    }
+}
