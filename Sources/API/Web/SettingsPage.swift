@@ -84,7 +84,7 @@ struct SettingsPage {
         }
         let scope = tokenForm?.trimmed("scope") ?? "read"
         var values: [String: TemplateValue] = [
-            "csrf": .string(ctx.csrf), "can_write": .bool(ctx.canWrite), "is_admin": .bool(ctx.isAdmin),
+            "csrf": .string(ctx.csrf), "can_write": .bool(ctx.canWrite), "own_account": true, "is_admin": .bool(ctx.isAdmin),
             "tokens": .list(tokenRows), "has_tokens": .bool(!tokenRows.isEmpty),
             "token_form": ["name": .string(tokenForm?["name"] ?? ""), "read": .bool(scope != "write"), "write": .bool(scope == "write")],
             "new_token": newToken.map { ["name": .string($0.name), "token": .string($0.token)] } ?? .bool(false),

@@ -5,7 +5,7 @@ import HTTP
 /// `/settings/2fa`: "Set up" → the QR code of the `otpauth://` URI and the
 /// secret; "Confirm" with a first code → the recovery codes, shown once;
 /// "Turn off" with a code. The same service calls and throttling as
-/// `/api/account/2fa` (an account write: readonly users only see the state).
+/// `/api/account/2fa` (an own-account write: every signed-in user may protect their account).
 struct TwoFactorPage {
     let web: WebLayer
     let twoFactor: TwoFactorService
@@ -67,7 +67,7 @@ struct TwoFactorPage {
         let enabled: Bool
         if case .recoveryCodes = stage { enabled = true } else { enabled = ctx.principal.user.totpEnabled }
         var values: [String: TemplateValue] = [
-            "csrf": .string(ctx.csrf), "can_write": .bool(ctx.canWrite), "enabled": .bool(enabled),
+            "csrf": .string(ctx.csrf), "can_write": .bool(ctx.canWrite), "own_account": true, "enabled": .bool(enabled),
             "overview": false, "enrolled": false, "confirming": false, "codes": false, "has_codes": false, "remaining": "0",
         ]
         switch stage {
