@@ -22,6 +22,7 @@ public enum Migrations {
         Schema0005.migration,
         Schema0006.migration,
         Schema0007.migration,
+        Schema0011.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

@@ -1,11 +1,13 @@
 import Auth
 import Core
 import HTTP
+import Store
 
 /// `/api/users` (admin, account endpoints).
 struct UserRoutes {
     let access: Access
     let users: UserService
+    let ssoUsers: SSOUserService
 
     func register(_ r: inout RouteTable) {
         r.get("/api/users", guarded(list))
@@ -26,7 +28,7 @@ struct UserRoutes {
         _ = try access.check(req, .adminAccountRead)
         let id = try req.intParameter("id")
         guard let user = try users.find(id: id) else { throw HTTPError.notFound("No user with id \(id).") }
-        return .json(Representation.user(user))
+        return .json(try withSSO(user))
     }
 
     func create(_ req: HTTPRequest) throws -> HTTPResponse {
@@ -44,14 +46,26 @@ struct UserRoutes {
         let id = try req.intParameter("id")
         let body = try req.jsonFields()
         let role = try body.oneOf("role", ["admin", "readonly"]).flatMap(Role.init(rawValue:))
+        let passwordLogin = try body.bool("password_login")
         let user = try users.update(id: id, email: try body.string("email"), name: try body.string("name"),
                                     role: role, password: try body.string("password"))
-        return .json(Representation.user(user))
+        if let passwordLogin { try ssoUsers.setPasswordLogin(userID: id, enabled: passwordLogin) }
+        return .json(try withSSO(user))
     }
 
     func delete(_ req: HTTPRequest) throws -> HTTPResponse {
         _ = try access.check(req, .adminAccountWrite)
         try users.delete(id: try req.intParameter("id"))
         return .noContent()
+    }
+
+    /// The user plus the SSO fields: `sso_provider` (null for password-only
+    /// users) and `password_login` (false = the login form refuses the password).
+    private func withSSO(_ user: UserRecord) throws -> JSON {
+        guard var o = Representation.user(user).objectValue else { return Representation.user(user) }
+        let state = try ssoUsers.state(userID: user.id)
+        o["sso_provider"] = .from(state?.provider)
+        o["password_login"] = .bool(state?.passwordLogin ?? true)
+        return .object(o)
     }
 }
