@@ -1,3 +1,4 @@
+@testable import API
 import Core
 import Crypto
 import Testing
@@ -141,6 +142,16 @@ import TestSupport
         try expectNoSession(browser, h.hub)
     }
 
+    @Test func unreachableProviderIsAnErrorPage() throws {
+        let h = try SSOHarness()
+        h.provider.stop()
+        let browser = Browser(h.hub)
+        let r = try browser.get("/login/sso/fake")
+        #expect(r.status == 400 && r.text.contains("Fake IdP cannot be reached right now"), "\(r.status) \(r.text)")
+        try expectNoSession(browser, h.hub)
+        #expect(h.hub.waitForLog { $0.contains("provider_unavailable") })
+    }
+
     @Test func keyRotationIsPickedUpWithoutRestart() throws {
         let h = try SSOHarness()
         #expect(try h.signIn(Browser(h.hub)).status == 303)
@@ -203,5 +214,60 @@ private extension String {
         guard parts.count == 2 else { return self }
         let items = parts[1].split(separator: "&").map { $0.hasPrefix("state=") ? "state=forged" : String($0) }
         return String(parts[0]) + "?" + items.joined(separator: "&")
+    }
+}
+
+/// The checks on a verified ID token, one claim at a time (in process).
+@Suite struct IDTokenCheckTests {
+    static let now: Int64 = 1_800_000_000
+    static func claims(_ changes: [(String, JSON?)] = []) -> JSONObject {
+        var o = JSONObject([("iss", "https://idp.example"), ("sub", "1"), ("aud", "hub"), ("exp", .int(now + 300)),
+                            ("iat", .int(now)), ("nonce", "n1"), ("email", "Ada@Example.com"), ("email_verified", true)])
+        for (k, v) in changes { o[k] = v }
+        return o
+    }
+
+    func check(_ c: JSONObject, domains: [String] = ["example.com"]) throws(SSORefusal) -> SSOIdentity {
+        try IDTokenChecks.check(c, issuer: "https://idp.example", clientID: "hub", nonce: "n1", allowedDomains: domains, now: Self.now)
+    }
+
+    @Test func acceptsAndNormalisesTheEmail() throws {
+        #expect(try check(Self.claims()).email == "ada@example.com")
+        #expect(try check(Self.claims([("aud", ["other", "hub"]), ("azp", "hub")])).subject == "1")
+        // Within the 60 s skew.
+        #expect(throws: Never.self) { try check(Self.claims([("exp", .int(Self.now - 30)), ("iat", .int(Self.now + 30))])) }
+        #expect(throws: Never.self) { try check(Self.claims(), domains: []) }
+    }
+
+    @Test func refusals() {
+        let cases: [(String, [(String, JSON?)], String)] = [
+            ("issuer with a trailing slash", [("iss", "https://idp.example/")], "invalid_id_token"),
+            ("several audiences without azp", [("aud", ["hub", "other"])], "invalid_id_token"),
+            ("empty audience list", [("aud", [])], "invalid_id_token"),
+            ("no exp", [("exp", nil)], "invalid_id_token"),
+            ("expired beyond skew", [("exp", .int(Self.now - 61))], "expired"),
+            ("issued in the future", [("iat", .int(Self.now + 120))], "invalid_id_token"),
+            ("no nonce", [("nonce", nil)], "invalid_id_token"),
+            ("email_verified as a string", [("email_verified", "true")], "email_unverified"),
+            ("no email", [("email", nil)], "no_email"),
+            ("subdomain is not the domain", [("email", "a@sub.example.com")], "domain_not_allowed"),
+            ("two @", [("email", "a@b@example.com")], "invalid_id_token"),
+        ]
+        for (name, changes, reason) in cases {
+            do {
+                _ = try check(Self.claims(changes))
+                Issue.record("\(name): accepted")
+            } catch {
+                #expect(error.reason == reason, "\(name)")
+                #expect(error.status < 500, "\(name)")
+            }
+        }
+    }
+
+    @Test func cacheLifetimeIsClamped() {
+        #expect(OIDCProviderClient.cacheLifetime(nil) == 3600)
+        #expect(OIDCProviderClient.cacheLifetime("public, max-age=7200") == 7200)
+        #expect(OIDCProviderClient.cacheLifetime("no-cache, max-age=0") == 300)
+        #expect(OIDCProviderClient.cacheLifetime("max-age=31536000") == 86_400)
     }
 }

@@ -77,7 +77,16 @@ public final class FakeOIDCProvider: Sendable {
         state.issuer.withLock { $0 = "http://127.0.0.1:\(server.port)" }
     }
 
-    deinit { server.shutdown() }
+    private let stopped = Atomic<Bool>(false)
+
+    deinit { stop() }
+
+    /// Closes the listener: the provider is then down.
+    public func stop() {
+        if stopped.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged {
+            server.shutdown()
+        }
+    }
 
     public func configure(_ change: (inout Knobs) -> Void) { state.knobs.withLock { change(&$0) } }
     public var jwksFetches: Int { state.jwksFetches.load(ordering: .relaxed) }

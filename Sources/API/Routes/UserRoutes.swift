@@ -21,7 +21,7 @@ struct UserRoutes {
         _ = try access.check(req, .adminAccountRead)
         let page = try Page(req)
         let rows = try users.list(afterID: page.afterID, limit: page.fetchLimit)
-        return page.response(rows, id: \.id, render: Representation.user)
+        return try page.response(rows, id: \.id, renderAll: { try $0.map(withSSO) })
     }
 
     func show(_ req: HTTPRequest) throws -> HTTPResponse {
@@ -38,7 +38,7 @@ struct UserRoutes {
         let role = Role(rawValue: try body.oneOf("role", ["admin", "readonly"]) ?? "readonly")!
         let password = try body.requiredString("password")
         let user = try users.create(email: email, name: try body.string("name"), role: role, password: password)
-        return .json(Representation.user(user), status: 201)
+        return .json(try withSSO(user), status: 201)
     }
 
     func update(_ req: HTTPRequest) throws -> HTTPResponse {
