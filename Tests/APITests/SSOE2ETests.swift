@@ -271,3 +271,24 @@ private extension String {
         #expect(OIDCProviderClient.cacheLifetime("max-age=31536000") == 86_400)
     }
 }
+
+/// The server-side half of `state`: single use, bound to the browser, 10 minutes.
+@Suite struct SSOPendingLoginTests {
+    func pending(browser: String, expires: Int64) -> SSOPending {
+        SSOPending(provider: "p", nonce: "n", codeVerifier: "v", next: "/", browserHash: SHA256.hash(browser), expires: expires)
+    }
+
+    @Test func singleUseBoundToTheBrowserAndExpiring() {
+        let store = SSOPendingLogins()
+        store.add(state: "s1", pending(browser: "b1", expires: Time.now() + 600))
+        if case .failure(.otherBrowser) = store.take(state: "s1", browser: "b2") {} else { Issue.record("other browser accepted") }
+        // Spent by the failed attempt: the right browser cannot use it now.
+        if case .failure(.unknown) = store.take(state: "s1", browser: "b1") {} else { Issue.record("state reused") }
+        store.add(state: "s2", pending(browser: "b1", expires: Time.now() - 1))
+        if case .failure(.expired) = store.take(state: "s2", browser: "b1") {} else { Issue.record("expired accepted") }
+        store.add(state: "s3", pending(browser: "b1", expires: Time.now() + 600))
+        if case .failure(.otherBrowser) = store.take(state: "s3", browser: nil) {} else { Issue.record("no cookie accepted") }
+        store.add(state: "s4", pending(browser: "b1", expires: Time.now() + 600))
+        if case .success(let p) = store.take(state: "s4", browser: "b1") { #expect(p.nonce == "n") } else { Issue.record("refused") }
+    }
+}

@@ -32,8 +32,11 @@ struct SSORoutes: Sendable {
     }
 
     func register(_ r: inout RouteTable) {
-        r.get("/login/sso/{id}", web.guardedPage(start))
-        r.get("/login/sso/{id}/callback", web.guardedPage(callback))
+        // Both may wait on the provider (discovery, JWKS, token request; up
+        // to the client timeout): the blocking pool keeps them from
+        // starving the quick API handlers.
+        r.add("GET", "/login/sso/{id}", .blocking, web.guardedPage(start))
+        r.add("GET", "/login/sso/{id}/callback", .blocking, web.guardedPage(callback))
     }
 
     func redirectURI(_ provider: SSOProviderSettings) -> String { "\(publicURL)/login/sso/\(provider.id)/callback" }
@@ -80,7 +83,7 @@ struct SSORoutes: Sendable {
         let (p, client) = try provider(req)
         if let error = req.query("error") {
             throw refuse(p, SSORefusal(403, "provider_error", "\(p.name) did not sign you in (\(String(error.prefix(60))))."),
-                         detail: error)
+                         detail: String(error.prefix(100)))
         }
         guard let state = req.query("state"), let code = req.query("code"), !state.isEmpty, !code.isEmpty else {
             throw refuse(p, SSORefusal(400, "missing_parameters", "The answer from \(p.name) was incomplete. Start the sign-in again."))
