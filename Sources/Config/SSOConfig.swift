@@ -16,6 +16,10 @@ public struct SSOProviderConfig: Sendable, Equatable {
     public var autoCreate = false
     /// Created users with these emails become admins.
     public var adminEmails: [String] = []
+    /// A claim of the ID token listing the user's groups (e.g. `groups`);
+    /// "" = not used. Created users in one of `adminGroups` become admins.
+    public var adminGroupClaim = ""
+    public var adminGroups: [String] = []
 
     public init() {}
 }
@@ -23,7 +27,7 @@ public struct SSOProviderConfig: Sendable, Equatable {
 extension SSOProviderConfig {
     /// Every key of a provider table, for the loader and the documentation test.
     public static let keys = ["id", "name", "issuer", "client_id", "client_secret", "scopes", "allowed_domains",
-                              "default_role", "auto_create", "admin_emails"]
+                              "default_role", "auto_create", "admin_emails", "admin_group_claim", "admin_groups"]
     static let required = ["id", "name", "issuer", "client_id", "client_secret"]
 
     mutating func set(_ key: String, _ value: TOMLValue) throws(InvalidValue) {
@@ -70,6 +74,16 @@ extension SSOProviderConfig {
             autoCreate = b
         case "admin_emails":
             adminEmails = try strings()
+        case "admin_group_claim":
+            let s = Validate.trim(try string())
+            guard !s.contains(" "), !Validate.hasControlCharacters(s) else { throw InvalidValue("must be a claim name such as groups") }
+            adminGroupClaim = s
+        case "admin_groups":
+            // Group names are compared exactly (not lowercased: providers differ).
+            guard let a = value.arrayValue, a.allSatisfy({ $0.stringValue != nil }) else {
+                throw InvalidValue("must be an array of strings, not \(value.typeName)")
+            }
+            adminGroups = a.map { $0.stringValue! }
         default:
             throw InvalidValue("unknown key")
         }
@@ -168,6 +182,8 @@ extension HubConfig {
             out += "scopes = \(TOMLValue.quote(p.scopes))\nallowed_domains = \(TOMLValue.array(p.allowedDomains.map { .string($0) }))\n"
             out += "default_role = \(TOMLValue.quote(p.defaultRole))\nauto_create = \(p.autoCreate)\n"
             out += "admin_emails = \(TOMLValue.array(p.adminEmails.map { .string($0) }))\n"
+            out += "admin_group_claim = \(TOMLValue.quote(p.adminGroupClaim))\n"
+            out += "admin_groups = \(TOMLValue.array(p.adminGroups.map { .string($0) }))\n"
         }
         return out
     }

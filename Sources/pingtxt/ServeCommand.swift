@@ -53,6 +53,8 @@ enum ServeCommand {
             s.defaultRole = p.defaultRole
             s.autoCreate = p.autoCreate
             s.adminEmails = p.adminEmails
+            s.adminGroupClaim = p.adminGroupClaim
+            s.adminGroups = p.adminGroups
             return s
         }
         settings.ssoExtraCAFile = config.checks.caFile.isEmpty ? nil : config.checks.caFile

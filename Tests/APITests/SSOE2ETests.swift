@@ -47,6 +47,16 @@ import TestSupport
         let me = try browser.api("GET", "/api/me").json()
         #expect(me["email"] == "boss@example.com" && me["role"] == "admin")
         #expect(h.provider.tokenAuthMethods == ["client_secret_post"])
+
+        // A member of an admin group is created as admin; other groups are not.
+        h.provider.configure { $0 = FakeOIDCProvider.Knobs(); $0.email = "grace@example.com"; $0.groups = ["staff", "hub-admins"] }
+        let grace = Browser(h.hub)
+        #expect(try h.signIn(grace).status == 303)
+        #expect(try grace.api("GET", "/api/me").json()["role"] == "admin")
+        h.provider.configure { $0.email = "linus@example.com"; $0.groups = ["staff"] }
+        let linus = Browser(h.hub)
+        #expect(try h.signIn(linus).status == 303)
+        #expect(try linus.api("GET", "/api/me").json()["role"] == "readonly")
     }
 
     /// The app's OAuth sign-in, with the person signing in through SSO:

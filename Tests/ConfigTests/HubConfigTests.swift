@@ -269,12 +269,15 @@ private func writeTemp(_ text: String) -> String {
         default_role = "admin"
         auto_create = true
         scopes = "openid email"
+        admin_group_claim = "groups"
+        admin_groups = ["Ops Admins"]
         """)
         #expect(config.ssoProviders.count == 2)
         let kc = config.ssoProviders[0]
         #expect(kc.scopes == "openid email profile" && kc.defaultRole == "readonly" && !kc.autoCreate)
         #expect(kc.allowedDomains == ["example.com"] && kc.adminEmails == ["boss@example.com"])
         #expect(config.ssoProviders[1].autoCreate && config.ssoProviders[1].defaultRole == "admin")
+        #expect(config.ssoProviders[1].adminGroupClaim == "groups" && config.ssoProviders[1].adminGroups == ["Ops Admins"])
         #expect(try HubConfig.load(text: config.renderTOML()) == config)
     }
 

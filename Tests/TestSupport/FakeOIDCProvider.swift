@@ -19,6 +19,8 @@ public final class FakeOIDCProvider: Sendable {
         /// nil = the client id.
         public var audience: JSON? = nil
         public var azp: String? = nil
+        /// Sent as the `groups` claim when not nil.
+        public var groups: [String]? = nil
         public var expired = false
         public var badSignature = false
         public var wrongNonce = false
@@ -171,6 +173,7 @@ public final class FakeOIDCProvider: Sendable {
             ("email", .string(knobs.email)), ("email_verified", .bool(knobs.emailVerified)), ("name", .string(knobs.name)),
         ]
         if let azp = knobs.azp { claims.append(("azp", .string(azp))) }
+        if let groups = knobs.groups { claims.append(("groups", .array(groups.map { .string($0) }))) }
         let claimsJSON = JSON.object(JSONObject(claims))
         var idToken = knobs.useEC ? s.ec.sign(claims: claimsJSON) : s.rsa.withLock { $0.sign(claims: claimsJSON) }
         if knobs.badSignature {

@@ -12,6 +12,8 @@ public struct SSOProviderSettings: Sendable {
     public var defaultRole = "readonly"
     public var autoCreate = false
     public var adminEmails: [String] = []
+    public var adminGroupClaim = ""
+    public var adminGroups: [String] = []
 
     public init(id: String, name: String, issuer: String, clientID: String, clientSecret: String) {
         self.id = id

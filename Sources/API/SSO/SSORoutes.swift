@@ -97,8 +97,8 @@ struct SSORoutes: Sendable {
         case .failure(.expired):
             throw refuse(p, SSORefusal(400, "expired", "The sign-in took longer than 10 minutes. Start it again."))
         }
-        let identity = try exchange(p, client, code: code, pending: started)
-        let admin = p.adminEmails.contains(identity.email)
+        let (identity, claims) = try exchange(p, client, code: code, pending: started)
+        let admin = p.adminEmails.contains(identity.email) || Self.inAdminGroup(p, claims)
         let role: Role = admin ? .admin : (Role(rawValue: p.defaultRole) ?? .readonly)
         let outcome = try accounts.signIn(provider: p.id, email: identity.email, name: identity.name,
                                           autoCreate: p.autoCreate, role: role)
@@ -124,7 +124,7 @@ struct SSORoutes: Sendable {
 
     /// Code → tokens → a checked identity.
     private func exchange(_ p: SSOProviderSettings, _ client: OIDCProviderClient, code: String,
-                          pending: SSOPending) throws -> SSOIdentity {
+                          pending: SSOPending) throws -> (SSOIdentity, JSONObject) {
         let unavailable = SSORefusal(400, "provider_unavailable", "\(p.name) could not complete the sign-in. Try again later.")
         let metadata: OIDCMetadata
         do { metadata = try client.metadata() } catch { throw refuse(p, unavailable, detail: error.message) }
@@ -151,9 +151,17 @@ struct SSORoutes: Sendable {
                          detail: "\(error)")
         }
         do {
-            return try IDTokenChecks.check(verified.claims, issuer: p.issuer, clientID: p.clientID, nonce: pending.nonce,
-                                           allowedDomains: p.allowedDomains, now: Time.now())
+            let identity = try IDTokenChecks.check(verified.claims, issuer: p.issuer, clientID: p.clientID, nonce: pending.nonce,
+                                                   allowedDomains: p.allowedDomains, now: Time.now())
+            return (identity, verified.claims)
         } catch { throw refuse(p, error) }
+    }
+
+    /// The optional group mapping: the claim may be a list or a single string.
+    static func inAdminGroup(_ p: SSOProviderSettings, _ claims: JSONObject) -> Bool {
+        guard !p.adminGroupClaim.isEmpty, !p.adminGroups.isEmpty, let value = claims[p.adminGroupClaim] else { return false }
+        let groups = value.arrayValue?.compactMap(\.stringValue) ?? value.stringValue.map { [$0] } ?? []
+        return groups.contains { p.adminGroups.contains($0) }
     }
 
     /// Logs the refusal (reason and detail, never tokens) and turns it into

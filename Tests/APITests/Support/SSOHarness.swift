@@ -28,6 +28,8 @@ final class SSOHarness {
         allowed_domains = \(list(allowedDomains))
         auto_create = \(autoCreate)
         admin_emails = \(list(adminEmails))
+        admin_group_claim = "groups"
+        admin_groups = ["hub-admins"]
 
         """
         let path = configDir + "/config.toml"
