@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "Agent", dependencies: ["Core", "HTTP", "Net", "Monitoring"]),
 
         // Surface.
-        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring", "Notify"],
+        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring", "Notify", "Net"],
                 resources: [.embedInCode("Resources")]),
         .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring", "Notify", "Mail",
                                                         "Net", "Agent"]),
@@ -41,13 +41,13 @@ let package = Package(
         .executableTarget(name: "CheckBench", dependencies: ["Net", "Core"]),
 
         // Test servers shared by the test targets (loopback HTTP, TLS, raw TCP, DNS).
-        .target(name: "TestSupport", dependencies: ["Core", "HTTP", "COpenSSL", "CShims", "DNS"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Core", "HTTP", "COpenSSL", "CShims", "DNS", "Crypto"], path: "Tests/TestSupport"),
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Core"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
-        .testTarget(name: "AuthTests", dependencies: ["Auth", "Crypto", "Store", "Core"]),
+        .testTarget(name: "AuthTests", dependencies: ["Auth", "Crypto", "Store", "Core", "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["API", "Auth", "HTTP", "Core", "Crypto", "Store", "Mail", "TestSupport"]),
         .testTarget(name: "NetTests", dependencies: ["Net", "HTTP", "Core", "Crypto", "TestSupport"]),
         .testTarget(name: "DNSTests", dependencies: ["DNS", "Core", "TestSupport"]),

@@ -10,6 +10,10 @@ public struct APISettings: Sendable {
     public var version: String = PingtxtVersion.current
     /// Public OAuth clients from `[[oauth.clients]]`, besides the built-in app.
     public var oauthClients: [OAuthClient] = []
+    /// `[[sso.providers]]`: OpenID Connect sign-in buttons on the login page.
+    public var ssoProviders: [SSOProviderSettings] = []
+    /// An extra CA file trusted when talking to SSO providers (`[checks] ca_file`).
+    public var ssoExtraCAFile: String?
 
     public init() {}
 

@@ -2,6 +2,7 @@ import Auth
 import Core
 import HTTP
 import Monitoring
+import Net
 import Notify
 import Store
 
@@ -22,6 +23,9 @@ public final class Application: Sendable {
     public let twoFactor: TwoFactorService
     public let account: AccountService
     public let loginLimiter: LoginRateLimiter
+    public let ssoUsers: SSOUserService
+    /// The outbound client for SSO providers; only started when one is configured.
+    private let ssoHTTP: ClientEngine?
     private let startedAt = Time.now()
 
     public init(database: Database, settings: APISettings, monitoring: MonitoringService, notify: NotifyService? = nil,
@@ -39,6 +43,8 @@ public final class Application: Sendable {
         twoFactor = TwoFactorService(database: database, issuer: settings.hubName)
         account = AccountService(database: database)
         loginLimiter = LoginRateLimiter()
+        ssoUsers = SSOUserService(database: database, users: users)
+        ssoHTTP = settings.ssoProviders.isEmpty ? nil : ClientEngine(loops: 1, maxConcurrent: 64, extraCAFile: settings.ssoExtraCAFile)
     }
 
     public func makeRouter() -> Router {
@@ -48,7 +54,8 @@ public final class Application: Sendable {
         let system = SystemRoutes(access: access, settings: settings, metrics: metrics, monitoring: monitoring,
                                   openAPI: openAPI, startedAt: startedAt)
         let account = AccountRoutes(access: access, tokens: tokens)
-        let userRoutes = UserRoutes(access: access, users: users)
+        let userRoutes = UserRoutes(access: access, users: users, ssoUsers: ssoUsers)
+        let ssoButtons = settings.ssoProviders.map { (id: $0.id, name: $0.name) }
         let issuer = settings.issuer
         let security = AccountSecurityRoutes(access: access, account: self.account, twoFactor: twoFactor, limiter: loginLimiter)
         return Router { r in
@@ -57,7 +64,12 @@ public final class Application: Sendable {
             account.register(&r)
             userRoutes.register(&r)
             security.register(&r)
-            LoginRoutes(web: web, users: users, twoFactor: twoFactor, limiter: loginLimiter).register(&r)
+            LoginRoutes(web: web, users: users, twoFactor: twoFactor, limiter: loginLimiter, ssoUsers: ssoUsers,
+                        ssoProviders: ssoButtons).register(&r)
+            if let ssoHTTP {
+                SSORoutes(web: web, providers: settings.ssoProviders, http: ssoHTTP, accounts: ssoUsers,
+                          publicURL: settings.issuer).register(&r)
+            }
             MonitorPages(web: web, monitoring: monitoring).register(&r)
             IncidentPages(web: web, monitoring: monitoring).register(&r)
             MaintenancePages(web: web, monitoring: monitoring).register(&r)

@@ -11,3 +11,7 @@
 #include <openssl/x509v3.h>
 #include <openssl/pem.h>
 #include <openssl/crypto.h>
+// JWK public keys are built with OSSL_PARAM (EVP_PKEY_fromdata).
+#include <openssl/bn.h>
+#include <openssl/param_build.h>
+#include <openssl/core_names.h>

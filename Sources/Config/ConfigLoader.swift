@@ -21,10 +21,14 @@ struct ConfigLoader {
                 applyOAuth(value, at: position)
                 continue
             }
+            if section == "sso" {
+                applySSO(value, at: position)
+                continue
+            }
             let keys = ConfigKeys.keys(in: section)
             if keys.isEmpty {
                 let what = value.tableValue != nil ? "unknown section [\(section)]" : "unknown key (keys belong in a [section])"
-                issue(position, section, what + Suggest.hint(section, among: ConfigKeys.sections + ["oauth"], format: { "[\($0)]" }))
+                issue(position, section, what + Suggest.hint(section, among: ConfigKeys.sections + ["oauth", "sso"], format: { "[\($0)]" }))
                 continue
             }
             guard let table = value.tableValue else {

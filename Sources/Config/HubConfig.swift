@@ -122,6 +122,8 @@ public struct HubConfig: Sendable, Equatable {
     public var agents = AgentsSection()
     /// `[[oauth.clients]]`: extra public OAuth clients besides the built-in app.
     public var oauthClients: [OAuthClientConfig] = []
+    /// `[[sso.providers]]`: OpenID Connect providers for single sign-on.
+    public var ssoProviders: [SSOProviderConfig] = []
 
     /// The defaults.
     public init() {}
@@ -209,7 +211,7 @@ public struct HubConfig: Sendable, Equatable {
             out += "\n[[oauth.clients]]\nid = \(TOMLValue.quote(client.id))\nname = \(TOMLValue.quote(client.name))\n"
             out += "redirect_uris = \(TOMLValue.array(client.redirectURIs.map { .string($0) }))\n"
         }
-        return out
+        return out + renderSSO()
     }
 }
 

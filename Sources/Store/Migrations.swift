@@ -23,6 +23,7 @@ public enum Migrations {
         Schema0006.migration,
         Schema0007.migration,
         Schema0010.migration,
+        Schema0011.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

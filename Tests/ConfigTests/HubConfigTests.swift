@@ -247,3 +247,87 @@ private func writeTemp(_ text: String) -> String {
         #expect(!HubConfig.processEnvironment().isEmpty)
     }
 }
+
+@Suite struct SSOConfigTests {
+    @Test func providersLoadWithDefaults() throws {
+        let config = try HubConfig.load(text: """
+        [[sso.providers]]
+        id = "kc"
+        name = "Keycloak"
+        issuer = "https://sso.example.com/realms/main"
+        client_id = "pingtxt"
+        client_secret = "s3cret"
+        allowed_domains = ["Example.com"]
+        admin_emails = ["Boss@example.com"]
+
+        [[sso.providers]]
+        id = "dev"
+        name = "Dev"
+        issuer = "http://127.0.0.1:9999"
+        client_id = "c"
+        client_secret = "s"
+        default_role = "admin"
+        auto_create = true
+        scopes = "openid email"
+        admin_group_claim = "groups"
+        admin_groups = ["Ops Admins"]
+        """)
+        #expect(config.ssoProviders.count == 2)
+        let kc = config.ssoProviders[0]
+        #expect(kc.scopes == "openid email profile" && kc.defaultRole == "readonly" && !kc.autoCreate)
+        #expect(kc.allowedDomains == ["example.com"] && kc.adminEmails == ["boss@example.com"])
+        #expect(config.ssoProviders[1].autoCreate && config.ssoProviders[1].defaultRole == "admin")
+        #expect(config.ssoProviders[1].adminGroupClaim == "groups" && config.ssoProviders[1].adminGroups == ["Ops Admins"])
+        #expect(try HubConfig.load(text: config.renderTOML()) == config)
+    }
+
+    @Test func invalidProvidersAreReportedWithoutTheSecret() {
+        let text = """
+        [[sso.providers]]
+        id = "a"
+        name = "A"
+        issuer = "http://idp.example.com"
+        client_id = "c"
+        client_secret = "topsecret\\n"
+        default_role = "owner"
+        colour = "red"
+
+        [[sso.providers]]
+        id = "a"
+        name = "B"
+        issuer = "ftp://x"
+        """
+        do {
+            _ = try HubConfig.load(text: text)
+            Issue.record("should fail")
+        } catch {
+            let message = "\(error)"
+            #expect(message.contains("sso.providers[0].issuer: must be https:// (http:// only to a loopback address)"))
+            #expect(message.contains("sso.providers[0].client_secret: must be a non-empty single-line string"))
+            #expect(message.contains("sso.providers[0].default_role: must be readonly or admin"))
+            #expect(message.contains("sso.providers[0].colour: unknown key"))
+            #expect(message.contains("sso.providers[1].issuer: must be an https:// URL"))
+            #expect(message.contains("sso.providers[1].client_id: is required"))
+            #expect(!message.contains("topsecret"))
+        }
+    }
+
+    @Test func loopbackHTTPIssuers() throws {
+        for ok in ["http://127.0.0.1:8080", "http://localhost/realms/x", "http://[::1]:9000", "https://idp.example.com/"] {
+            #expect(throws: Never.self) { try SSOProviderConfig.issuerURL(ok) }
+        }
+        for bad in ["http://10.0.0.1", "http://127.0.0.1.evil.com", "https://", "https://x/?a=b"] {
+            #expect(throws: InvalidValue.self) { try SSOProviderConfig.issuerURL(bad) }
+        }
+    }
+
+    /// config.example.toml documents every provider key in its commented block.
+    @Test func exampleDocumentsEveryProviderKey() throws {
+        let root = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
+        let text = try ConfigFile.read(root + "/config.example.toml")
+        #expect(text.contains("# [[sso.providers]]"))
+        for key in SSOProviderConfig.keys {
+            #expect(text.contains("\n# \(key) = "), "sso.providers.\(key) is not documented")
+        }
+    }
+}

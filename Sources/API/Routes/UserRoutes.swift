@@ -7,6 +7,7 @@ import Store
 struct UserRoutes {
     let access: Access
     let users: UserService
+    let ssoUsers: SSOUserService
 
     func register(_ r: inout RouteTable) {
         r.get("/api/users", guarded(list))
@@ -20,19 +21,19 @@ struct UserRoutes {
         _ = try access.check(req, .adminAccountRead)
         let page = try Page(req)
         let rows = try users.list(afterID: page.afterID, limit: page.fetchLimit)
-        return page.response(rows, id: \.id, render: Representation.user)
+        return try page.response(rows, id: \.id, renderAll: { try $0.map(withSSO) })
     }
 
     func show(_ req: HTTPRequest) throws -> HTTPResponse {
         _ = try access.check(req, .adminAccountRead)
         let id = try req.intParameter("id")
         guard let user = try users.find(id: id) else { throw HTTPError.notFound("No user with id \(id).") }
-        return .json(Representation.user(user))
+        return .json(try withSSO(user))
     }
 
     func create(_ req: HTTPRequest) throws -> HTTPResponse {
         _ = try access.check(req, .adminAccountWrite)
-        return .json(Representation.user(try Self.create(try req.jsonFields(), users: users)), status: 201)
+        return .json(try withSSO(try Self.create(try req.jsonFields(), users: users)), status: 201)
     }
 
     /// `{"email", "name", "role", "password"}` → a new user (the users page
@@ -46,19 +47,34 @@ struct UserRoutes {
 
     func update(_ req: HTTPRequest) throws -> HTTPResponse {
         _ = try access.check(req, .adminAccountWrite)
-        return .json(Representation.user(try Self.update(id: try req.intParameter("id"), try req.jsonFields(), users: users)))
+        return .json(try withSSO(try Self.update(id: try req.intParameter("id"), try req.jsonFields(), users: users,
+                                                 ssoUsers: ssoUsers)))
     }
 
-    /// A partial update (the users page's "Change role" comes through here).
-    static func update(id: Int64, _ body: JSONFields, users: UserService) throws -> UserRecord {
+    /// A partial update (the users page's "Change role" comes through here);
+    /// `password_login` needs `ssoUsers`.
+    static func update(id: Int64, _ body: JSONFields, users: UserService, ssoUsers: SSOUserService? = nil) throws -> UserRecord {
         let role = try body.oneOf("role", ["admin", "readonly"]).flatMap(Role.init(rawValue:))
-        return try users.update(id: id, email: try body.string("email"), name: try body.string("name"),
-                                role: role, password: try body.string("password"))
+        let passwordLogin = try body.bool("password_login")
+        let user = try users.update(id: id, email: try body.string("email"), name: try body.string("name"),
+                                    role: role, password: try body.string("password"))
+        if let passwordLogin, let ssoUsers { try ssoUsers.setPasswordLogin(userID: id, enabled: passwordLogin) }
+        return user
     }
 
     func delete(_ req: HTTPRequest) throws -> HTTPResponse {
         _ = try access.check(req, .adminAccountWrite)
         try users.delete(id: try req.intParameter("id"))
         return .noContent()
+    }
+
+    /// The user plus the SSO fields: `sso_provider` (null for password-only
+    /// users) and `password_login` (false = the login form refuses the password).
+    private func withSSO(_ user: UserRecord) throws -> JSON {
+        guard var o = Representation.user(user).objectValue else { return Representation.user(user) }
+        let state = try ssoUsers.state(userID: user.id)
+        o["sso_provider"] = .from(state?.provider)
+        o["password_login"] = .bool(state?.passwordLogin ?? true)
+        return .object(o)
     }
 }

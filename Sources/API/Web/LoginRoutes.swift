@@ -9,6 +9,9 @@ struct LoginRoutes {
     let users: UserService
     let twoFactor: TwoFactorService
     let limiter: LoginRateLimiter
+    let ssoUsers: SSOUserService
+    /// One "Sign in with <name>" button each.
+    let ssoProviders: [(id: String, name: String)]
 
     /// The pre-session CSRF cookie lives long enough to fill in the form.
     static let loginCSRFMaxAge: Int64 = 3600
@@ -25,13 +28,14 @@ struct LoginRoutes {
     func loginForm(_ req: HTTPRequest) throws -> HTTPResponse {
         let next = WebLayer.safeNext(req.query("next"))
         if web.currentSession(req) != nil { return web.redirect(next) }
-        return formPage(next: next, email: "", error: nil, status: 200)
+        return formPage(next: next, email: "", status: 200, error: nil)
     }
 
     /// The form with a fresh double-submit CSRF value in cookie and field.
-    private func formPage(next: String, email: String, error: String?, status: Int) -> HTTPResponse {
+    private func formPage(next: String, email: String, status: Int, error: String?) -> HTTPResponse {
         let csrf = Base64URL.encode(SecureRandom.bytes(32))
-        var r = web.page(title: "Sign in", body: Templates.login(csrf: csrf, next: next, email: email, error: error), status: status)
+        var r = web.page(title: "Sign in", body: Templates.login(csrf: csrf, next: next, email: email, error: error,
+                                                                                     providers: ssoProviders), status: status)
         r.headers.add("Set-Cookie", Cookies.header(Cookies.loginCSRF, csrf, secure: web.secureCookies,
                                                    maxAge: Self.loginCSRFMaxAge, path: "/login"))
         return r
@@ -50,9 +54,15 @@ struct LoginRoutes {
         guard !email.isEmpty, !password.isEmpty, password.utf8.count <= 1024,
               let user = try users.verifyPassword(email: email, password: password) else {
             limiter.recordFailure(account: email, address: req.clientAddress)
-            return formPage(next: next, email: email, error: Self.genericFailure, status: 200)
+            return formPage(next: next, email: email, status: 200, error: Self.genericFailure)
         }
         limiter.recordSuccess(account: email)
+        if let state = try ssoUsers.state(userID: user.id), !state.passwordLogin {
+            // The password was right, so saying why leaks nothing new.
+            let via = ssoProviders.first { $0.id == state.provider }.map { " Use “Sign in with \($0.name)”." } ?? ""
+            return formPage(next: next, email: email, status: 403,
+                            error: "Password sign-in is turned off for this account." + via)
+        }
         // Signing in again replaces whatever session this browser had.
         if let old = web.anySession(req) { try web.sessions.delete(id: old.session.id) }
         if user.totpEnabled {

@@ -2,7 +2,8 @@ import HTTP
 
 /// The sign-in pages' bodies. Every interpolated value goes through `h`.
 enum Templates {
-    static func login(csrf: String, next: String, email: String = "", error: String? = nil) -> String {
+    static func login(csrf: String, next: String, email: String = "", error: String? = nil,
+                      providers: [(id: String, name: String)] = []) -> String {
         """
         <h1>Sign in</h1>
         \(errorBox(error))
@@ -15,7 +16,20 @@ enum Templates {
         <input id="password" name="password" type="password" autocomplete="current-password" required>
         <button type="submit">Sign in</button>
         </form>
+        \(ssoButtons(providers, next: next))
         """
+    }
+
+    /// GET forms, so the buttons work without scripts and carry `next`.
+    static func ssoButtons(_ providers: [(id: String, name: String)], next: String) -> String {
+        providers.map { p in
+            """
+            <form method="get" action="/login/sso/\(h(p.id))">
+            <input type="hidden" name="next" value="\(h(next))">
+            <button type="submit" class="secondary">Sign in with \(h(p.name))</button>
+            </form>
+            """
+        }.joined(separator: "\n")
     }
 
     static func twoFactor(csrf: String, next: String, error: String? = nil) -> String {
