@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "Config", dependencies: ["Core"]),
         .target(name: "Net", dependencies: ["Core", "HTTP", "Crypto", "COpenSSL", "CShims", "CLinux"]),
         .target(name: "DNS", dependencies: ["Core", "CLinux"]),
-        .target(name: "Mail", dependencies: ["Core", "Crypto", "COpenSSL", "CShims"]),
+        .target(name: "Mail", dependencies: ["Core", "Crypto", "COpenSSL", "CShims", "CLinux"]),
 
         // Domain.
         .target(name: "Auth", dependencies: ["Core", "Crypto", "Store"]),
@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(name: "CheckBench", dependencies: ["Net", "Core"]),
 
         // Test servers shared by the test targets (loopback HTTP, TLS, raw TCP, DNS).
-        .target(name: "TestSupport", dependencies: ["Core", "HTTP", "COpenSSL", "CShims", "DNS", "Crypto"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Core", "HTTP", "COpenSSL", "CShims", "CLinux", "DNS", "Crypto"], path: "Tests/TestSupport"),
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),

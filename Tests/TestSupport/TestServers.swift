@@ -1,3 +1,4 @@
+import CLinux
 import COpenSSL
 import CShims
 import Core
