@@ -25,6 +25,7 @@ let package = Package(
         .target(name: "Net", dependencies: ["Core", "HTTP", "Crypto", "COpenSSL", "CShims", "CLinux"]),
         .target(name: "DNS", dependencies: ["Core", "CLinux"]),
         .target(name: "Mail", dependencies: ["Core", "Crypto", "COpenSSL", "CShims"]),
+        .target(name: "QR"),
 
         // Domain.
         .target(name: "Auth", dependencies: ["Core", "Crypto", "Store"]),
@@ -44,6 +45,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Core", "HTTP", "COpenSSL", "CShims", "DNS"], path: "Tests/TestSupport"),
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
+        .testTarget(name: "QRTests", dependencies: ["QR"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Core"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
