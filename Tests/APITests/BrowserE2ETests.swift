@@ -33,10 +33,18 @@ struct BrowserE2ETests {
             refreshToken = try r.json()["refresh_token"]?.stringValue
         }
         if steps.contains("status_page") {
-            let page: JSON = ["title": "Browser status", "slug": "browser", "description": "made by BrowserE2ETests"]
-            let r = try hub.call("POST", "/api/status-pages", token: try hub.token(), json: page)
+            // Made through the API with a monitor of its own: the journey's
+            // monitor does not exist yet when the script starts.
+            let token = try hub.token()
+            let monitor = try hub.call("POST", "/api/monitors", token: token,
+                                       json: ["name": "Public API", "type": "http", "target": .string(target.baseURL + "/status/200")])
+            try #require(monitor.status == 201, "monitor create failed: \(monitor.status) \(monitor.text)")
+            let monitorID = try #require(try monitor.json()["id"]?.intValue)
+            let page: JSON = ["title": "Browser status", "slug": "browser", "description": "made by BrowserE2ETests",
+                              "monitor_ids": [.int(monitorID)]]
+            let r = try hub.call("POST", "/api/status-pages", token: token, json: page)
             try #require(r.status == 201, "status page create failed: \(r.status) \(r.text)")
-            args += ["--status-slug", "browser", "--status-title", "Browser status"]
+            args += ["--status-slug", "browser", "--status-title", "Browser status", "--status-monitor", "Public API"]
         }
 
         let run = try BrowserHarness.run(hub: hub, steps: steps, extra: args) { flip in
@@ -47,6 +55,9 @@ struct BrowserE2ETests {
         try BrowserHarness.expectPassed(run, steps: steps, hub: hub)
 
         if steps.contains("notify_webhook") {
+            // Deliveries go out from the hub's worker: wait (bounded) for it.
+            let deadline = Time.monotonicNanos() + 15_000_000_000
+            while receiver.received.isEmpty && Time.monotonicNanos() < deadline { usleep(50_000) }
             #expect(receiver.received.contains { $0.method == "POST" && $0.path == "/hook" },
                     "Send test reached no webhook; received: \(receiver.received.map { "\($0.method) \($0.path)" })")
         }
