@@ -25,6 +25,7 @@ let package = Package(
         .target(name: "Net", dependencies: ["Core", "HTTP", "Crypto", "COpenSSL", "CShims", "CLinux"]),
         .target(name: "DNS", dependencies: ["Core", "CLinux"]),
         .target(name: "Mail", dependencies: ["Core", "Crypto", "COpenSSL", "CShims", "CLinux"]),
+        .target(name: "QR"),
 
         // Domain.
         .target(name: "Auth", dependencies: ["Core", "Crypto", "Store"]),
@@ -33,7 +34,7 @@ let package = Package(
         .target(name: "Agent", dependencies: ["Core", "HTTP", "Net", "Monitoring"]),
 
         // Surface.
-        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring", "Notify", "Net"],
+        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring", "Notify", "QR", "Net"],
                 resources: [.embedInCode("Resources")]),
         .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring", "Notify", "Mail",
                                                         "Net", "Agent"]),
@@ -44,6 +45,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Core", "HTTP", "COpenSSL", "CShims", "CLinux", "DNS", "Crypto"], path: "Tests/TestSupport"),
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
+        .testTarget(name: "QRTests", dependencies: ["QR"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Core"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),

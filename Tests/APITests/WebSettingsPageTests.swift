@@ -105,8 +105,8 @@ import TestSupport
         #expect(enrolled.status == 200)
         let secret = try #require(Pages.between(enrolled.text, "Secret: <code class=\"mono\">", "</code>"))
         #expect(enrolled.text.contains("otpauth://totp/") && enrolled.text.contains(">Confirm</button>"))
-        // No QR encoder yet (see QRCodeSVG.swift): the page shows the secret and URI as text, no fake image.
-        #expect(!enrolled.text.contains("<svg"))
+        // The otpauth URI as a QR code drawn by our encoder (decoded with zbarimg in QRTests).
+        #expect(enrolled.text.contains("<svg") && enrolled.text.contains("aria-label=\"QR code\""))
 
         let wrong = try Pages.submit(b, "/settings/2fa/confirm", [("code", "abc")])
         #expect(wrong.status == 400 && wrong.text.contains("The code is wrong or too old."))

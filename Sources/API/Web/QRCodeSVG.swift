@@ -1,7 +1,8 @@
-/// The QR code of `text` as an inline SVG, or nil when the hub cannot draw
-/// one (the 2FA page then shows the secret and the `otpauth://` URI as text).
-/// TODO: switch to `QRCode.svg(text)` when the `QR` module is merged; until
-/// then there is no encoder, and the page must not pretend to have one.
+import QR
+
+/// The QR code of `text` as an inline SVG (our own encoder, module `QR`), or
+/// nil when the text does not fit a QR code: the 2FA page then shows the
+/// secret and the `otpauth://` URI as text only.
 func qrCodeSVG(_ text: String) -> String? {
-    nil
+    try? QRCode.svg(text)
 }
