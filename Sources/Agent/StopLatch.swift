@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Core
 
 /// A one-way "stop" flag that sleeping threads notice at once. Every loop of
 /// the agent (uploader backoff, poll backoff, start-up retries) sleeps on it,
@@ -8,69 +6,46 @@ import Glibc
 /// carries "nudges" (work arrived) for the one thread that `sleep`s with
 /// `wakeOnNudge`.
 final class StopLatch: @unchecked Sendable {
-    // The pthread objects live on the heap (they must never move); every
-    // stored var is only touched with `mutex` held.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let condition = Condition(clock: .monotonic)
+    // Only touched with `condition` locked.
     private var stopped = false
     private var nudged = false
 
-    init() {
-        pthread_mutex_init(mutex, nil)
-        // CLOCK_MONOTONIC: a wall-clock step must not stretch a backoff.
-        var attr = pthread_condattr_t()
-        pthread_condattr_init(&attr)
-        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)
-        pthread_cond_init(cond, &attr)
-        pthread_condattr_destroy(&attr)
-    }
-
-    deinit {
-        pthread_cond_destroy(cond)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        cond.deallocate()
-    }
+    init() {}
 
     var isStopped: Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        condition.lock()
+        defer { condition.unlock() }
         return stopped
     }
 
     func stop() {
-        pthread_mutex_lock(mutex)
+        condition.lock()
         stopped = true
-        pthread_cond_broadcast(cond)
-        pthread_mutex_unlock(mutex)
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Ends a `sleep(…, wakeOnNudge: true)` early (remembered if nobody sleeps).
     func nudge() {
-        pthread_mutex_lock(mutex)
+        condition.lock()
         nudged = true
-        pthread_cond_broadcast(cond)
-        pthread_mutex_unlock(mutex)
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Sleeps up to `millis` (nil: until stopped or nudged); returns true
     /// when stopped.
     @discardableResult
     func sleep(millis: Int?, wakeOnNudge: Bool = false) -> Bool {
-        var deadline = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &deadline)
-        if let millis {
-            let nanos = Int(deadline.tv_nsec) + (max(0, millis) % 1000) * 1_000_000
-            deadline.tv_sec += max(0, millis) / 1000 + nanos / 1_000_000_000
-            deadline.tv_nsec = nanos % 1_000_000_000
-        }
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        let deadline = millis.map { condition.deadline(afterNanos: UInt64(max(0, $0)) * 1_000_000) }
+        condition.lock()
+        defer { condition.unlock() }
         while !stopped && !(wakeOnNudge && nudged) {
-            if millis == nil {
-                pthread_cond_wait(cond, mutex)
-            } else if pthread_cond_timedwait(cond, mutex, &deadline) == ETIMEDOUT {
-                break
+            if let deadline {
+                if !condition.wait(until: deadline) { break }
+            } else {
+                condition.wait()
             }
         }
         if wakeOnNudge { nudged = false }

@@ -15,46 +15,12 @@ public protocol SchedulerClock: Sendable {
     func wake()
 }
 
-/// A pthread mutex + condition variable pair on the heap (they must never move).
-final class PthreadCondition: @unchecked Sendable {
-    // Only touched through pthread calls, which synchronise themselves.
-    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-
-    init() {
-        mutex.initialize(to: pthread_mutex_t())
-        cond.initialize(to: pthread_cond_t())
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(cond, nil)  // CLOCK_REALTIME: deadlines are wall-clock times
-    }
-
-    deinit {
-        pthread_cond_destroy(cond)
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        cond.deallocate()
-    }
-
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
-    func broadcast() { pthread_cond_broadcast(cond) }
-    func wait() { pthread_cond_wait(cond, mutex) }
-
-    /// Waits until the wall-clock time `deadlineMillis` at the latest.
-    func wait(untilMillis deadlineMillis: Int64) {
-        var ts = timespec()
-        ts.tv_sec = Int(deadlineMillis / 1000)
-        ts.tv_nsec = Int(deadlineMillis % 1000) * 1_000_000
-        pthread_cond_timedwait(cond, mutex, &ts)
-    }
-}
-
 /// The real clock: `Time.nowMillis()` (wall clock, since due times are
 /// stored as Unix times) and a condition variable timed on CLOCK_REALTIME,
 /// so a sleep also ends when the wall clock is stepped past the deadline.
 public final class SystemSchedulerClock: SchedulerClock, @unchecked Sendable {
     // `woken` is only accessed with `condition` locked.
-    private let condition = PthreadCondition()
+    private let condition = Condition(clock: .realtime)
     private var woken = false
 
     public init() {}
@@ -67,7 +33,7 @@ public final class SystemSchedulerClock: SchedulerClock, @unchecked Sendable {
         while !woken {
             if let deadline {
                 if Time.nowMillis() >= deadline { break }
-                condition.wait(untilMillis: deadline)
+                condition.wait(until: Condition.deadline(unixMillis: deadline))
             } else {
                 condition.wait()
             }
@@ -90,7 +56,7 @@ public final class SystemSchedulerClock: SchedulerClock, @unchecked Sendable {
 /// gone back to sleep.
 public final class ManualSchedulerClock: SchedulerClock, @unchecked Sendable {
     // Every stored var is only accessed with `condition` locked.
-    private let condition = PthreadCondition()
+    private let condition = Condition(clock: .realtime)
     private var now: Int64
     private var woken = false
     private var sleeping = false
