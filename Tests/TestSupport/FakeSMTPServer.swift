@@ -61,9 +61,9 @@ public final class FakeSMTPServer: Sendable {
 
     public init?(_ config: Config) {
         failuresLeft = Mutex(config.failureTimes)
-        let ctx: FakeSMTPContext?
+        let ctx: ServerCTX?
         if let cert = config.cert, let key = config.key {
-            guard let c = FakeSMTPContext(cert: cert, key: key) else { return nil }
+            guard let c = ServerCTX(cert: cert, key: key) else { return nil }
             ctx = c
         } else {
             ctx = nil
@@ -81,7 +81,7 @@ public final class FakeSMTPServer: Sendable {
 
     private func log(_ line: String) { state.withLock { $0.1.append(line) } }
 
-    private func serve(_ fd: Int32, config: Config, ctx: FakeSMTPContext?) {
+    private func serve(_ fd: Int32, config: Config, ctx: ServerCTX?) {
         if config.silent {
             var b = [UInt8](repeating: 0, count: 512)
             while read(fd, &b, b.count) > 0 {}
@@ -224,17 +224,6 @@ public func decodeBase64(_ text: String) -> [UInt8] {
     return out
 }
 
-private final class FakeSMTPContext: @unchecked Sendable {
-    // Configured once before any connection thread uses it.
-    let ctx: OpaquePointer
-    init?(cert: String, key: String) {
-        guard let c = SSL_CTX_new(TLS_server_method()) else { return nil }
-        ctx = c
-        guard SSL_CTX_use_certificate_chain_file(c, cert) == 1,
-              SSL_CTX_use_PrivateKey_file(c, key, SSL_FILETYPE_PEM) == 1 else { return nil }
-    }
-    deinit { SSL_CTX_free(ctx) }
-}
 
 /// One server-side connection: line reading over the socket or TLS.
 private final class FakeSMTPWire {

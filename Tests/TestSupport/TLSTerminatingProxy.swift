@@ -17,14 +17,14 @@ public final class TLSTerminatingProxy: Sendable {
     public var port: UInt16 { raw.port }
 
     public init?(cert: String, key: String, upstreamPort: UInt16) {
-        guard let ctx = ProxyCTX(cert: cert, key: key) else { return nil }
+        guard let ctx = ServerCTX(cert: cert, key: key) else { return nil }
         guard let raw = RawServer(handler: { fd in Self.relay(fd, ctx: ctx, upstreamPort: upstreamPort) }) else { return nil }
         self.raw = raw
     }
 
     public func stop() { raw.stop() }
 
-    private static func relay(_ fd: Int32, ctx: ProxyCTX, upstreamPort: UInt16) {
+    private static func relay(_ fd: Int32, ctx: ServerCTX, upstreamPort: UInt16) {
         guard let ssl = SSL_new(ctx.ctx) else { return }
         defer { SSL_free(ssl) }
         SSL_set_fd(ssl, fd)
@@ -81,17 +81,6 @@ public final class TLSTerminatingProxy: Sendable {
     }
 }
 
-private final class ProxyCTX: @unchecked Sendable {
-    // Configured once before any thread uses it; SSL_new is thread-safe.
-    let ctx: OpaquePointer
-    init?(cert: String, key: String) {
-        guard let c = SSL_CTX_new(TLS_server_method()) else { return nil }
-        ctx = c
-        guard SSL_CTX_use_certificate_chain_file(c, cert) == 1,
-              SSL_CTX_use_PrivateKey_file(c, key, SSL_FILETYPE_PEM) == 1 else { return nil }
-    }
-    deinit { SSL_CTX_free(ctx) }
-}
 
 private extension Substring {
     func trimmingCharacters(in set: String) -> String {

@@ -134,7 +134,9 @@ public func closedPort() -> Int {
 
 // MARK: TLS test server
 
-private final class ServerCTX: @unchecked Sendable {
+/// A TLS server context from PEM files, shared by every stand-in TLS server
+/// of this module (test servers, the TLS proxy, the fake SMTP server).
+final class ServerCTX: @unchecked Sendable {
     // Configured once before any thread uses it; SSL_new is thread-safe.
     let ctx: OpaquePointer
     init?(cert: String, key: String) {
