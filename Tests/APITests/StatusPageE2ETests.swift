@@ -174,8 +174,8 @@ import TestSupport
 
         let created = try browser.post("/status-pages", form: [("csrf_token", csrf), ("title", "Shop"), ("slug", "shop"),
                                                                 ("monitor_ids", "\(b)"), ("monitor_ids", "\(a)")])
-        #expect(created.status == 303 && created.header("Location") == "/status-pages?done=created")
-        let after = try browser.get("/status-pages?done=created")
+        #expect(created.status == 303 && created.header("Location") == "/status-pages?flash=created")
+        let after = try browser.get("/status-pages?flash=created")
         #expect(after.text.contains("Status page created.") && after.text.contains("href=\"/status/shop\""))
         let stored = try expectJSON(try hub.call("GET", "/api/status-pages"))["items"]?.arrayValue?.first
         #expect(stored?["slug"]?.stringValue == "shop" && stored?["monitor_ids"] == [.int(b), .int(a)])
@@ -183,7 +183,7 @@ import TestSupport
         #expect(try hub.hub.call("GET", "/status/shop").text.contains("Checkout"))
 
         let deleted = try browser.post("/status-pages/\(pageID)/delete", form: [("csrf_token", csrf)])
-        #expect(deleted.status == 303 && deleted.header("Location") == "/status-pages?done=deleted")
+        #expect(deleted.status == 303 && deleted.header("Location") == "/status-pages?flash=deleted")
         #expect(try hub.hub.call("GET", "/status/shop").status == 404)
     }
 

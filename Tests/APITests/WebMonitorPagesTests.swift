@@ -5,7 +5,7 @@ import TestSupport
 /// The monitors, incidents and maintenance pages (docs/web.md) through the
 /// running binary, with a cookie-keeping browser that posts the forms.
 @Suite struct WebMonitorPagesTests {
-    /// The id in `/monitors/{id}?done=…`.
+    /// The id in `/monitors/{id}?flash=…`.
     static func monitorID(_ location: String?) -> Int64? {
         guard let location, location.hasPrefix("/monitors/") else { return nil }
         return Int64(location.dropFirst("/monitors/".count).prefix { $0 != "?" })
@@ -47,8 +47,8 @@ import TestSupport
         let created = try browser.post("/monitors", form: fields)
         #expect(created.status == 303)
         let id = try #require(Self.monitorID(created.header("Location")))
-        #expect(created.header("Location") == "/monitors/\(id)?done=created")
-        let page = try browser.get("/monitors/\(id)?done=created")
+        #expect(created.header("Location") == "/monitors/\(id)?flash=created")
+        let page = try browser.get("/monitors/\(id)?flash=created")
         #expect(page.status == 200)
         #expect(page.text.contains("Monitor created.") && page.text.contains("<h1>Shop API</h1>"))
         #expect(page.text.contains("<svg class=\"chart\" role=\"img\" aria-label=\"Latency over the last 24 h"))
@@ -59,7 +59,7 @@ import TestSupport
 
         // The check on creation lands; the dashboard links the monitor with its badge and sparkline.
         let checked = try browser.post("/monitors/\(id)/check", form: [("csrf_token", csrf)])
-        #expect(checked.status == 303 && checked.header("Location") == "/monitors/\(id)?done=checked")
+        #expect(checked.status == 303 && checked.header("Location") == "/monitors/\(id)?flash=checked")
         let dashboard = try browser.get("/")
         #expect(dashboard.text.contains("<a href=\"/monitors/\(id)\">Shop API</a>"))
         #expect(dashboard.text.contains("<span class=\"status status-up\">up</span>"))
@@ -77,8 +77,8 @@ import TestSupport
         #expect(list.text.contains("action=\"/incidents/\(incidentID)/acknowledge\""))
         #expect(list.text.contains(">Acknowledge</button>"))
         let ack = try browser.post("/incidents/\(incidentID)/acknowledge", form: [("csrf_token", csrf)])
-        #expect(ack.status == 303 && ack.header("Location") == "/incidents?done=acknowledged")
-        let acked = try browser.get("/incidents?done=acknowledged")
+        #expect(ack.status == 303 && ack.header("Location") == "/incidents?flash=acknowledged")
+        let acked = try browser.get("/incidents?flash=acknowledged")
         #expect(acked.text.contains("Incident acknowledged.") && acked.text.contains("by \(HubProcess.adminEmail)"))
         #expect(!acked.text.contains("/acknowledge\""))
         let incident = try expectJSON(try browser.api("GET", "/api/incidents/\(incidentID)"))
@@ -98,7 +98,7 @@ import TestSupport
             ("csrf_token", csrf), ("title", "db upgrade"), ("starts_at", Self.localInput(now - 120)),
             ("ends_at", Self.localInput(now + 3600)), ("monitor_ids", String(id)),
         ])
-        #expect(scheduled.status == 303 && scheduled.header("Location") == "/maintenance?done=scheduled")
+        #expect(scheduled.status == 303 && scheduled.header("Location") == "/maintenance?flash=scheduled")
         let windows = try expectJSON(try browser.api("GET", "/api/maintenance"))["items"]?.arrayValue ?? []
         let windowID = try #require(windows.first?["id"]?.intValue)
         #expect(windows.first?["monitor_ids"] == [.int(id)])
@@ -106,7 +106,7 @@ import TestSupport
         #expect(try browser.get("/maintenance").text.contains("db upgrade"))
         #expect(try browser.get("/").text.contains("<span class=\"status status-maintenance\">in maintenance</span>"))
         let deleted = try browser.post("/maintenance/\(windowID)/delete", form: [("csrf_token", csrf)])
-        #expect(deleted.status == 303 && deleted.header("Location") == "/maintenance?done=window-deleted")
+        #expect(deleted.status == 303 && deleted.header("Location") == "/maintenance?flash=window-deleted")
         #expect(!(try browser.get("/maintenance").text.contains("db upgrade")))
 
         // Pause, resume, delete.
@@ -116,8 +116,8 @@ import TestSupport
         #expect(try browser.post("/monitors/\(id)/resume", form: [("csrf_token", csrf)]).status == 303)
         #expect(try browser.get("/monitors/\(id)").text.contains(">Pause</button>"))
         let gone = try browser.post("/monitors/\(id)/delete", form: [("csrf_token", csrf)])
-        #expect(gone.status == 303 && gone.header("Location") == "/?done=deleted")
-        let after = try browser.get("/?done=deleted")
+        #expect(gone.status == 303 && gone.header("Location") == "/?flash=deleted")
+        let after = try browser.get("/?flash=deleted")
         #expect(after.text.contains("Monitor deleted.") && !after.text.contains("Shop API"))
         #expect(try browser.get("/monitors/\(id)").status == 404)
     }

@@ -48,6 +48,6 @@ struct IncidentPages {
     func acknowledge(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         _ = try monitoring.acknowledge(incidentID: id, by: s.user.email, userID: s.user.id)
-        return web.redirect("/incidents?done=acknowledged")
+        return web.redirect("/incidents?flash=acknowledged")
     }
 }

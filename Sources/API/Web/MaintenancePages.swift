@@ -86,11 +86,11 @@ struct MaintenancePages {
             // A monitor deleted while the form was open.
             return try page(s, typed: typed, error: JSONFieldError(field: "monitor_ids", message: message), flash: nil)
         }
-        return web.redirect("/maintenance?done=scheduled")
+        return web.redirect("/maintenance?flash=scheduled")
     }
 
     func delete(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
         try monitoring.deleteMaintenance(id: try req.intParameter("id"))
-        return web.redirect("/maintenance?done=window-deleted")
+        return web.redirect("/maintenance?flash=window-deleted")
     }
 }

@@ -118,7 +118,7 @@ struct MonitorPages {
             return formPage(s, form, error: error)
         }
         let record = try monitoring.create(config)
-        return web.redirect("/monitors/\(record.id)?done=created")
+        return web.redirect("/monitors/\(record.id)?flash=created")
     }
 
     // MARK: one monitor
@@ -164,23 +164,23 @@ struct MonitorPages {
     func check(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         _ = try monitoring.checkNow(id: id)
-        return web.redirect("/monitors/\(id)?done=checked")
+        return web.redirect("/monitors/\(id)?flash=checked")
     }
 
     func pause(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         _ = try monitoring.pause(id: id)
-        return web.redirect("/monitors/\(id)?done=paused")
+        return web.redirect("/monitors/\(id)?flash=paused")
     }
 
     func resume(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         _ = try monitoring.resume(id: id)
-        return web.redirect("/monitors/\(id)?done=resumed")
+        return web.redirect("/monitors/\(id)?flash=resumed")
     }
 
     func delete(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
         try monitoring.delete(id: try req.intParameter("id"))
-        return web.redirect("/?done=deleted")
+        return web.redirect("/?flash=deleted")
     }
 }

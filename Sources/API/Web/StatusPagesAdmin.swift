@@ -9,7 +9,7 @@ struct StatusPagesAdmin {
     let web: WebLayer
     let pages: StatusPageService
 
-    /// Flash messages after a successful POST, by the short `?done=` key.
+    /// Flash messages after a successful POST, by the short `?flash=` key.
     static let flashes = ["created": "Status page created.", "deleted": "Status page deleted."]
 
     func register(_ r: inout RouteTable) {
@@ -20,7 +20,7 @@ struct StatusPagesAdmin {
 
     func show(_ req: HTTPRequest) throws -> HTTPResponse {
         guard let session = web.currentSession(req) else { return web.loginRedirect(next: "/status-pages") }
-        return try render(session, flash: req.query("done").flatMap { Self.flashes[$0] })
+        return try render(session, flash: req.query("flash").flatMap { Self.flashes[$0] })
     }
 
     func create(_ req: HTTPRequest) throws -> HTTPResponse {
@@ -38,7 +38,7 @@ struct StatusPagesAdmin {
             guard e.status == 400 || e.status == 409 else { throw e }
             return try render(session, form: form, error: e.message, status: e.status == 409 ? 409 : 400)
         }
-        return web.redirect("/status-pages?done=created")
+        return web.redirect("/status-pages?flash=created")
     }
 
     func delete(_ req: HTTPRequest) throws -> HTTPResponse {
@@ -46,7 +46,7 @@ struct StatusPagesAdmin {
         try web.checkCSRF(req, session: session)
         try Self.requireWriter(session)
         try pages.delete(id: try req.intParameter("id"))
-        return web.redirect("/status-pages?done=deleted")
+        return web.redirect("/status-pages?flash=deleted")
     }
 
     static func requireWriter(_ session: WebSessionContext) throws(HTTPError) {

@@ -62,7 +62,7 @@ extension WebSessionContext {
 }
 
 /// After a successful POST the page answers `303` to a GET page with
-/// `?done=<key>`; only keys from this list show a message, so a crafted
+/// `?flash=<key>`; only keys from this list show a message, so a crafted
 /// link cannot put arbitrary text on the page.
 enum Flash {
     static let messages: [String: String] = [
@@ -77,7 +77,7 @@ enum Flash {
     ]
 
     static func message(_ req: HTTPRequest) -> String? {
-        req.query("done").flatMap { messages[$0] }
+        req.query("flash").flatMap { messages[$0] }
     }
 }
 
