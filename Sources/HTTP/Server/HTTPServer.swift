@@ -27,11 +27,21 @@ public final class HTTPServer: Sendable {
             // Every loop's socket carries SO_REUSEPORT, which would also let a
             // second hub join the port silently. A plain bind first proves the
             // port is free (and picks one for port 0).
-            let probe = try Socket.listen(host: config.host, port: config.port, reusePort: false)
-            let free = Socket.localPort(probe)
-            close(probe)
-            let first = try Socket.listen(host: config.host, port: free, reusePort: true)
-            listeners.append(first)
+            // With port 0 another socket can take the probed port before we
+            // bind it again: then probe anew (a fixed port is never retried).
+            var attempt = 0
+            while true {
+                let probe = try Socket.listen(host: config.host, port: config.port, reusePort: false)
+                let free = Socket.localPort(probe)
+                close(probe)
+                do {
+                    listeners.append(try Socket.listen(host: config.host, port: free, reusePort: true))
+                    break
+                } catch where config.port == 0 && error.errno == EADDRINUSE && attempt < 20 {
+                    attempt += 1
+                }
+            }
+            let first = listeners[0]
             let bound = Socket.localPort(first)
             for _ in 1..<config.eventLoops {
                 listeners.append(try Socket.listen(host: config.host, port: bound, reusePort: true))
