@@ -47,21 +47,31 @@ struct ConfigLoader {
         }
     }
 
-    mutating func applyOAuth(_ value: TOMLValue, at position: TOMLPosition?) {
+    /// The tables of `[[section.key]]` (e.g. `[[oauth.clients]]`), reporting a
+    /// section that is not a table, other keys in it, or a key that is not
+    /// an array of tables. Empty when absent or wrong.
+    mutating func arrayOfTables(_ value: TOMLValue, at position: TOMLPosition?, section: String, key: String,
+                                noun: String) -> [TOMLTable] {
         guard let table = value.tableValue else {
-            issue(position, "oauth", "must be a table; declare clients with [[oauth.clients]]")
-            return
+            issue(position, section, "must be a table; declare \(noun)s with [[\(section).\(key)]]")
+            return []
         }
-        for name in table.keys where name != "clients" {
-            issue(table.position(of: name), "oauth.\(name)", "unknown key" + Suggest.hint(name, among: ["clients"], format: { "oauth.\($0)" }))
+        for name in table.keys where name != key {
+            issue(table.position(of: name), "\(section).\(name)",
+                  "unknown key" + Suggest.hint(name, among: [key], format: { "\(section).\($0)" }))
         }
-        guard let clients = table["clients"] else { return }
-        guard let items = clients.arrayValue, items.allSatisfy({ $0.tableValue != nil }) else {
-            issue(table.position(of: "clients"), "oauth.clients", "must be an array of tables: declare each client under [[oauth.clients]]")
-            return
+        guard let list = table[key] else { return [] }
+        guard let items = list.arrayValue, items.allSatisfy({ $0.tableValue != nil }) else {
+            issue(table.position(of: key), "\(section).\(key)",
+                  "must be an array of tables: declare each \(noun) under [[\(section).\(key)]]")
+            return []
         }
-        for (index, item) in items.enumerated() {
-            let client = item.tableValue!
+        return items.compactMap(\.tableValue)
+    }
+
+    mutating func applyOAuth(_ value: TOMLValue, at position: TOMLPosition?) {
+        let clients = arrayOfTables(value, at: position, section: "oauth", key: "clients", noun: "client")
+        for (index, client) in clients.enumerated() {
             let base = "oauth.clients[\(index)]"
             var id: String?, name: String?, uris: [String]?
             for key in client.keys {

@@ -130,20 +130,8 @@ private func isLoopbackLiteral(_ host: String) -> Bool {
 
 extension ConfigLoader {
     mutating func applySSO(_ value: TOMLValue, at position: TOMLPosition?) {
-        guard let table = value.tableValue else {
-            issue(position, "sso", "must be a table; declare providers with [[sso.providers]]")
-            return
-        }
-        for name in table.keys where name != "providers" {
-            issue(table.position(of: name), "sso.\(name)", "unknown key" + Suggest.hint(name, among: ["providers"], format: { "sso.\($0)" }))
-        }
-        guard let providers = table["providers"] else { return }
-        guard let items = providers.arrayValue, items.allSatisfy({ $0.tableValue != nil }) else {
-            issue(table.position(of: "providers"), "sso.providers", "must be an array of tables: declare each provider under [[sso.providers]]")
-            return
-        }
-        for (index, item) in items.enumerated() {
-            let t = item.tableValue!
+        let providers = arrayOfTables(value, at: position, section: "sso", key: "providers", noun: "provider")
+        for (index, t) in providers.enumerated() {
             let base = "sso.providers[\(index)]"
             var provider = SSOProviderConfig()
             var ok = true
