@@ -115,10 +115,7 @@ public final class UserService: Sendable {
 
     static func validEmail(_ raw: String) throws(AuthError) -> String {
         let email = raw.trimmingSpaces()
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        let badChar = email.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F || $0 == "<" || $0 == ">" || $0 == "," }
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !badChar, email.utf8.count <= 254,
-              !parts[1].hasPrefix("."), !parts[1].hasSuffix(".") else {
+        guard EmailAddress.isPlausible(email) else {
             throw .invalid(field: "email", message: "email must be an address such as ada@example.com.")
         }
         return email

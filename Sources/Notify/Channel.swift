@@ -102,10 +102,4 @@ enum Validate {
         if s.isEmpty || s.count > 1024 { throw JSONFieldError(field: f.name(key), message: "\(f.name(key)) must be 1 to 1024 characters.") }
         return s
     }
-
-    static func email(_ s: String) -> Bool {
-        let parts = s.split(separator: "@", omittingEmptySubsequences: false)
-        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !parts[1].hasPrefix(".")
-            && !parts[1].hasSuffix(".") && s.count <= 254 && !s.utf8.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") })
-    }
 }

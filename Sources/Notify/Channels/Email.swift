@@ -17,7 +17,7 @@ public struct EmailChannel: ChannelSender {
         }
         // The mailer's own rule too (plain ASCII local@domain, no SMTPUTF8):
         // an address it would refuse is better refused here, at once.
-        for (i, a) in list.enumerated() where !Validate.email(a) || (try? SMTPMessage.validateAddress(a, field: "To")) == nil {
+        for (i, a) in list.enumerated() where !EmailAddress.isPlausible(a) || (try? SMTPMessage.validateAddress(a, field: "To")) == nil {
             throw JSONFieldError(field: "\(f.name("to"))[\(i)]", message: "\(f.name("to"))[\(i)] is not an email address.")
         }
         to = list

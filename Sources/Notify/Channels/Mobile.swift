@@ -8,7 +8,7 @@ public struct MobileChannel: ChannelSender {
 
     public init(config f: JSONFields) throws(JSONFieldError) {
         let list = try f.stringArray("users") ?? []
-        for (i, a) in list.enumerated() where !Validate.email(a) {
+        for (i, a) in list.enumerated() where !EmailAddress.isPlausible(a) {
             throw JSONFieldError(field: "\(f.name("users"))[\(i)]", message: "\(f.name("users"))[\(i)] is not an email address.")
         }
         users = list
