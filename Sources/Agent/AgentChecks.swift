@@ -76,7 +76,7 @@ final class AgentChecks: Sendable {
         let startedAt = clock.nowMillis()
         let buffer = self.buffer, urgent = urgentResult
         executor.run(config) { check in
-            buffer.append(AgentResult(monitorID: monitorID, atMillis: startedAt, check: check, requestID: requestID),
+            buffer.append(UploadedResult(check: check, monitorID: monitorID, atMs: startedAt, requestID: requestID),
                           urgent: true)
             urgent()
         }
@@ -92,7 +92,7 @@ final class AgentChecks: Sendable {
         }
         let buffer = self.buffer, scheduler = self.scheduler, id = run.id, startedAt = run.startedAt
         executor.run(config) { check in
-            let dropped = buffer.append(AgentResult(monitorID: id, atMillis: startedAt, check: check))
+            let dropped = buffer.append(UploadedResult(check: check, monitorID: id, atMs: startedAt))
             if dropped > 0 { Log.shared.debug("result buffer full: dropped the oldest", ["dropped": "\(dropped)"]) }
             scheduler.finished(id: id)
         }

@@ -1,4 +1,5 @@
 import Core
+import Monitoring
 import Synchronization
 
 /// Results waiting for upload: a bounded FIFO. When the hub is unreachable
@@ -12,7 +13,7 @@ import Synchronization
 public final class ResultBuffer: Sendable {
     public struct Entry: Sendable {
         public let sequence: Int64
-        public let result: AgentResult
+        public let result: UploadedResult
         /// Monotonic time it was added (for the flush interval).
         let addedAt: UInt64
         /// A check-now answer: sent at once, the hub is waiting for it.
@@ -39,7 +40,7 @@ public final class ResultBuffer: Sendable {
 
     /// Adds a result; returns how many old results were dropped to make room.
     @discardableResult
-    public func append(_ result: AgentResult, urgent: Bool = false) -> Int {
+    public func append(_ result: UploadedResult, urgent: Bool = false) -> Int {
         let now = Time.monotonicNanos()
         return state.withLock { s in
             var dropped = 0

@@ -1,4 +1,5 @@
 import Core
+import Monitoring
 import Synchronization
 
 /// Sends buffered results to `POST /api/agent/results` in batches of at most
@@ -95,7 +96,7 @@ final class ResultUploader: Sendable {
     private func uploadOne(timeoutMillis: Int) -> Outcome {
         let batch = buffer.batch(max: settings.batchLimit)
         guard let last = batch.last else { return .delivered(0) }
-        let reply = hub.post("/api/agent/results", json: AgentResult.batchJSON(batch.map(\.result)),
+        let reply = hub.post("/api/agent/results", json: UploadedResult.batchJSON(batch.map(\.result)),
                              timeoutMillis: timeoutMillis)
         switch reply.status {
         case 200?:

@@ -109,7 +109,7 @@ import Testing
             let before = runner.buffer.droppedTotal + runner.buffer.count
             clock.advance(by: 10_000)
             #expect(hub.wait { _ in runner.buffer.droppedTotal + runner.buffer.count == before + 1 })
-            starts.append(runner.buffer.batch(max: 10).last!.result.atMillis)
+            starts.append(runner.buffer.batch(max: 10).last!.result.atMs)
         }
         #expect(runner.buffer.count == 3 && runner.buffer.droppedTotal == 2)
         #expect(hub.wait { $0.refusedUploads >= 1 })

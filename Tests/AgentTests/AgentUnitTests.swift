@@ -25,8 +25,8 @@ import Testing
         }
     }
 
-    static func result(_ n: Int64) -> AgentResult {
-        AgentResult(monitorID: n, atMillis: 1_000 + n, check: CheckResult(at: 1, outcome: .up, latencyMs: 5))
+    static func result(_ n: Int64) -> UploadedResult {
+        UploadedResult(check: CheckResult(at: 1, outcome: .up, latencyMs: 5), monitorID: n, atMs: 1_000 + n)
     }
 
     @Test func bufferDropsOldestAndCounts() {
@@ -63,10 +63,10 @@ import Testing
 
     @Test func resultWireForm() {
         var check = CheckResult(at: 1, outcome: .down, latencyMs: 84, statusCode: 503, error: "HTTP 503", certNotAfter: 1_767_000_000)
-        let r = AgentResult(monitorID: 12, atMillis: 1_764_410_000_123, check: check, requestID: "c-81f2")
+        let r = UploadedResult(check: check, monitorID: 12, atMs: 1_764_410_000_123, requestID: "c-81f2")
         #expect(r.json().text == #"{"monitor_id":12,"at":1764410000123,"status":"down","latency_ms":84,"status_code":503,"error":"HTTP 503","cert_not_after":1767000000,"request_id":"c-81f2"}"#)
         check = CheckResult(at: 1, outcome: .up)
-        #expect(AgentResult(monitorID: 1, atMillis: 2, check: check).json().text
+        #expect(UploadedResult(check: check, monitorID: 1, atMs: 2).json().text
             == #"{"monitor_id":1,"at":2,"status":"up","latency_ms":null,"status_code":null,"error":null,"cert_not_after":null}"#)
     }
 

@@ -54,37 +54,10 @@ struct AgentProtocolRoutes {
         var parsed: [UploadedResult] = []
         parsed.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
-            parsed.append(try Self.result(try JSONFields(item, path: "results[\(i)]")))
+            parsed.append(try UploadedResult(fields: try JSONFields(item, path: "results[\(i)]")))
         }
         let (accepted, ignored) = try agents.ingest(parsed, from: agent)
         return .json(["accepted": .int(Int64(accepted)), "ignored": .int(Int64(ignored))])
-    }
-
-    /// One validated result; any invalid field refuses the whole upload
-    /// (nothing is stored), so a broken agent is noticed rather than half-recorded.
-    static func result(_ f: JSONFields) throws(JSONFieldError) -> UploadedResult {
-        guard let monitorID = try f.int("monitor_id", in: 1...Int64.max) else {
-            throw JSONFieldError(field: f.name("monitor_id"), message: "\(f.name("monitor_id")) is required.")
-        }
-        guard let at = try f.int("at", in: 1...253_402_300_799_999) else {
-            throw JSONFieldError(field: f.name("at"), message: "\(f.name("at")) (Unix milliseconds) is required.")
-        }
-        guard let status = try f.oneOf("status", ["up", "down"]) else {
-            throw JSONFieldError(field: f.name("status"), message: "\(f.name("status")) is required: up or down.")
-        }
-        let error = try f.string("error")
-        if let error, error.utf8.count > 1000 {
-            throw JSONFieldError(field: f.name("error"), message: "\(f.name("error")) is longer than 1000 bytes.")
-        }
-        let requestID = try f.string("request_id")
-        if let requestID, requestID.isEmpty || requestID.utf8.count > 64 {
-            throw JSONFieldError(field: f.name("request_id"), message: "\(f.name("request_id")) must be 1-64 characters.")
-        }
-        return UploadedResult(monitorID: monitorID, atMs: at, outcome: status == "up" ? .up : .down,
-                           latencyMs: try f.int("latency_ms", in: 0...86_400_000).map(Int.init),
-                           statusCode: try f.int("status_code", in: 100...599).map(Int.init),
-                           error: error, certNotAfter: try f.int("cert_not_after", in: 0...253_402_300_799),
-                           requestID: requestID)
     }
 
     /// Long poll: answered on whichever thread has the work (a check-now, the

@@ -2,32 +2,6 @@ import Core
 import Crypto
 import Store
 
-/// One result as the hub receives it from an agent (`POST /api/agent/results`);
-/// the agent side builds it as `Agent.AgentResult`.
-public struct UploadedResult: Sendable, Equatable {
-    public var monitorID: Int64
-    /// Unix milliseconds when the check started.
-    public var atMs: Int64
-    public var outcome: CheckOutcome
-    public var latencyMs: Int?
-    public var statusCode: Int?
-    public var error: String?
-    public var certNotAfter: Int64?
-    public var requestID: String?
-
-    public init(monitorID: Int64, atMs: Int64, outcome: CheckOutcome, latencyMs: Int? = nil, statusCode: Int? = nil,
-                error: String? = nil, certNotAfter: Int64? = nil, requestID: String? = nil) {
-        self.monitorID = monitorID
-        self.atMs = atMs
-        self.outcome = outcome
-        self.latencyMs = latencyMs
-        self.statusCode = statusCode
-        self.error = error
-        self.certNotAfter = certNotAfter
-        self.requestID = requestID
-    }
-}
-
 extension AgentService {
     /// Results further in the future than this are ignored (a wrong clock).
     static let maxFutureMs: Int64 = 5 * 60_000
