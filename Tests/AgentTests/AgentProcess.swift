@@ -1,4 +1,5 @@
 import Core
+import TestSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -17,37 +18,11 @@ final class AgentProcess {
         let log = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard log >= 0 else { throw AgentProcessError("cannot open \(logPath)") }
         defer { close(log) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, log, 1)
-        posix_spawn_file_actions_adddup2(&actions, log, 2)
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attr, &mask)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for sig in [SIGPIPE, SIGTERM, SIGINT, SIGHUP] { sigaddset(&defaults, sig) }
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let path = try Self.binary()
         var env = environment
         env["SWIFT_BACKTRACE"] = "enable=no"  // a crash must not hang the test (NOTES.md)
         env["PATH"] = "/usr/bin:/bin"
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path, "agent"] + args).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = env.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in envp { free(p) }
-        }
-        var child = pid_t()
-        let rc = posix_spawn(&child, path, &actions, &attr, argv, envp)
-        guard rc == 0 else { throw AgentProcessError("posix_spawn failed: \(rc)") }
-        pid = child
+        pid = try ChildProcess.spawn(try ChildProcess.pingtxtBinary(), ["agent"] + args, environment: env,
+                                     stdout: log, stderr: log)
     }
 
     deinit {
@@ -59,17 +34,6 @@ final class AgentProcess {
     }
 
     private static let counter = Atomic<Int>(0)
-
-    /// `…/debug/pingtxtPackageTests.xctest` → `…/debug/pingtxt`.
-    static func binary() throws -> String {
-        var buf = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
-        guard n > 0 else { throw AgentProcessError("readlink /proc/self/exe failed") }
-        let exe = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let candidate = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/pingtxt"
-        guard access(candidate, X_OK) == 0 else { throw AgentProcessError("no pingtxt binary at \(candidate)") }
-        return candidate
-    }
 
     /// The exit code, or nil if it did not exit normally in time (or was signalled).
     func wait(timeoutMillis: Int) -> Int32? {

@@ -1,4 +1,5 @@
 import Core
+import TestSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -118,17 +119,5 @@ enum Ports {
 
 /// The `pingtxt` binary built next to this test bundle.
 enum Binary {
-    static func path() throws -> String {
-        var buf = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
-        guard n > 0 else { throw HarnessError("readlink /proc/self/exe failed") }
-        let exe = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // …/debug/pingtxtPackageTests.xctest → …/debug/pingtxt
-        let dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let candidate = dir + "/pingtxt"
-        guard access(candidate, X_OK) == 0 else {
-            throw HarnessError("no pingtxt binary at \(candidate) (test runner is \(exe)); run `swift build` first")
-        }
-        return candidate
-    }
+    static func path() throws -> String { try ChildProcess.pingtxtBinary() }
 }

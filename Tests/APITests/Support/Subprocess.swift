@@ -1,4 +1,5 @@
 import Core
+import TestSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -36,54 +37,11 @@ enum ExitStatus: Equatable, CustomStringConvertible {
 /// signal handling and no inherited descriptors (tests run in parallel, so a
 /// child must never keep another test's pipe open).
 enum Subprocess {
-    private static let spawnLock = Mutex(())
 
-    /// Starts `path`; `stdin`/`stdout`/`stderr` are descriptors to install
-    /// (-1 = /dev/null).
     static func spawn(_ path: String, _ args: [String], environment: [String: String],
                       stdin: Int32 = -1, stdout: Int32 = -1, stderr: Int32 = -1) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for (fd, target) in [(stdin, Int32(0)), (stdout, 1), (stderr, 2)] {
-            if fd >= 0 {
-                posix_spawn_file_actions_adddup2(&actions, fd, target)
-            } else {
-                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
-            }
-        }
-        // Close every other descriptor in the child (glibc ≥ 2.34; not exported
-        // to Swift without _GNU_SOURCE, so looked up at run time).
-        if let closeFrom = closeFromAction { _ = closeFrom(&actions, 3) }
-
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attr, &mask)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for sig in [SIGPIPE, SIGTERM, SIGINT, SIGHUP] { sigaddset(&defaults, sig) }
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + args).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }
-            .map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in envp { free(p) }
-        }
-        var pid = pid_t()
-        let rc = spawnLock.withLock { _ in posix_spawn(&pid, path, &actions, &attr, argv, envp) }
-        guard rc == 0 else { throw HarnessError("posix_spawn \(path) failed: \(String(cString: strerror(rc)))") }
-        return pid
+        try ChildProcess.spawn(path, args, environment: environment, stdin: stdin, stdout: stdout, stderr: stderr)
     }
-
-    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    private static let closeFromAction: CloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np")
-        .map { unsafeBitCast($0, to: CloseFrom.self) }
 
     /// Reaps `pid`, polling up to `timeoutMillis`; nil if it is still running.
     static func wait(_ pid: pid_t, timeoutMillis: Int) -> ExitStatus? {
@@ -102,7 +60,7 @@ enum Subprocess {
     static func pipe() throws -> (read: Int32, write: Int32) {
         // pipe2(O_CLOEXEC) is GNU-only; under the spawn lock no child can be
         // started between pipe() and the fcntl calls.
-        let fds = spawnLock.withLock { _ -> [Int32]? in
+        let fds = ChildProcess.spawnLock.withLock { _ -> [Int32]? in
             var fds: [Int32] = [0, 0]
             guard Glibc.pipe(&fds) == 0 else { return nil }
             _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
