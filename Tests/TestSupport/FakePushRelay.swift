@@ -110,16 +110,21 @@ private final class RelayState: Sendable {
         }
         let bad = invalid.withLock { $0 }
         var results: [JSON] = []
+        var accepted: [FakePushRelay.Message] = []
         for m in messages {
             let id = m["id"]?.stringValue ?? ""
             let token = m["token"]?.stringValue ?? ""
             if bad.contains(token) {
                 results.append(.object(JSONObject([("id", .string(id)), ("status", .string("invalid_token"))])))
             } else {
-                delivered.withLock { $0.append(.init(id: id, json: m)) }
+                accepted.append(.init(id: id, json: m))
                 results.append(.object(JSONObject([("id", .string(id)), ("status", .string("sent"))])))
             }
         }
-        return answer(200, JSON.object(JSONObject([("results", .array(results))])).text)
+        // The request is on record before its messages count as delivered, so a
+        // test that waits for `delivered` sees every request that carried them.
+        let response = answer(200, JSON.object(JSONObject([("results", .array(results))])).text)
+        delivered.withLock { $0.append(contentsOf: accepted) }
+        return response
     }
 }
