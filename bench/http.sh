@@ -38,25 +38,8 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 build_firstok
 build_pingtxt
 
-TMP=$(mktemp -d /tmp/pingtxt-bench.XXXXXX)
+bench_begin http HUB_PID NGINX_PID
 chmod 755 "$TMP"   # nginx workers (user nobody) read the docroot
-NGINX_PID=""
-HUB_PID=""
-cleanup() {
-    local rc=$?
-    stop_pid "$HUB_PID"
-    stop_pid "$NGINX_PID"
-    rm -rf "$TMP"
-    exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-mkdir -p "$OUT_DIR"
-STAMP=$(date +%Y%m%d-%H%M%S)
-OUT="$OUT_DIR/http-$STAMP.txt"
-: >"$OUT"
-say() { printf '%s\n' "$*" | tee -a "$OUT"; }
 
 # --- nginx -------------------------------------------------------------------
 NGINX_PORT=$("$FIRSTOK" port)

@@ -1,4 +1,4 @@
-# Shared helpers for bench/http.sh and bench/startup.sh. Sourced, not run.
+# Shared helpers for the bench/*.sh scripts. Sourced, not run.
 # Expects: set -euo pipefail in the caller; ROOT = repository root.
 
 BENCH_DIR="$ROOT/bench"
@@ -205,3 +205,31 @@ perf_report() {
     } | $dm >"$base.txt"
     rm -f "$base.data" "$base.tmp"
 }
+
+# Start of every bench script: a temp dir ($TMP, removed at exit), the output
+# file bench/out/<name>-<stamp>.txt ($OUT, $STAMP), say() printing to both,
+# and an EXIT trap that stops the processes whose pids are in the named
+# variables (read at exit, so they may be set later; empty ones are skipped).
+# usage: bench_begin NAME [PID_VAR...]
+bench_begin() {
+    local name=$1; shift
+    BENCH_PID_VARS=("$@")
+    local v
+    for v in "${BENCH_PID_VARS[@]}"; do printf -v "$v" '%s' ""; done
+    TMP=$(mktemp -d "/tmp/pingtxt-$name.XXXXXX")
+    trap bench_cleanup EXIT
+    trap 'exit 130' INT TERM
+    mkdir -p "$OUT_DIR"
+    STAMP=$(date +%Y%m%d-%H%M%S)
+    OUT="$OUT_DIR/$name-$STAMP.txt"
+    : >"$OUT"
+}
+
+bench_cleanup() {
+    local rc=$? v
+    for v in "${BENCH_PID_VARS[@]}"; do stop_pid "${!v:-}"; done
+    rm -rf "$TMP"
+    exit $rc
+}
+
+say() { printf '%s\n' "$*" | tee -a "$OUT"; }

@@ -36,27 +36,11 @@ need_pkgs "wrk nginx curl python3 sqlite3" wrk nginx-light curl python3 sqlite3
 build_firstok
 build_pingtxt
 
-TMP=$(mktemp -d /tmp/hubbench-ping.XXXXXX)
+bench_begin ping HUB_PID NGINX_PID
 # The hub runs as a copy named "hubd" (with "token create" from the original):
 # on this shared machine another session's broad "pkill pingtxt" once stopped
 # the bench hub mid-run.
 HUBD="$TMP/hubd"
-NGINX_PID="" HUB_PID=""
-cleanup() {
-    local rc=$?
-    stop_pid "$HUB_PID"
-    stop_pid "$NGINX_PID"
-    rm -rf "$TMP"
-    exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-mkdir -p "$OUT_DIR"
-STAMP=$(date +%Y%m%d-%H%M%S)
-OUT="$OUT_DIR/ping-$STAMP.txt"
-: >"$OUT"
-say() { printf '%s\n' "$*" | tee -a "$OUT"; }
 
 say "pingtxt heartbeat ping bench — $(date -u '+%Y-%m-%d %H:%M:%SZ')"
 say "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), binary $BIN, $(nproc) cores, $(uname -r)"

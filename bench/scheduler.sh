@@ -59,28 +59,11 @@ build_firstok
 [[ ${SKIP_HUB:-0} == 1 ]] || build_pingtxt
 [[ ${SKIP_COMPARE:-0} == 1 ]] || build_checkbench
 
-TMP=$(mktemp -d /tmp/hubbench-sched.XXXXXX)
+bench_begin scheduler HUB_PID BB_PID NGINX_PID
 # The hub runs as a copy named "hubd" (with "token create" from the original):
 # on this shared machine another session's broad "pkill pingtxt" once stopped
 # the bench hub mid-run.
 HUBD="$TMP/hubd"
-NGINX_PID="" HUB_PID="" BB_PID=""
-cleanup() {
-    local rc=$?
-    stop_pid "$HUB_PID"
-    stop_pid "$BB_PID"
-    stop_pid "$NGINX_PID"
-    rm -rf "$TMP"
-    exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-mkdir -p "$OUT_DIR"
-STAMP=$(date +%Y%m%d-%H%M%S)
-OUT="$OUT_DIR/scheduler-$STAMP.txt"
-: >"$OUT"
-say() { printf '%s\n' "$*" | tee -a "$OUT"; }
 now() { date +%s.%N; }
 calc() { awk "BEGIN { $1 }"; }
 # num FORMAT EXPR: the awk expression, parenthesized (so ">" is never a redirect).

@@ -34,21 +34,7 @@ need_pkgs "wrk" wrk
 build_firstok
 build_pingtxt
 
-TMP=$(mktemp -d /tmp/pingtxt-startup.XXXXXX)
-HUB_PID=""
-cleanup() {
-    local rc=$?
-    stop_pid "$HUB_PID"
-    rm -rf "$TMP"
-    exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-mkdir -p "$OUT_DIR"
-OUT="$OUT_DIR/startup-$(date +%Y%m%d-%H%M%S).txt"
-: >"$OUT"
-say() { printf '%s\n' "$*" | tee -a "$OUT"; }
+bench_begin startup HUB_PID
 
 PORT=$("$FIRSTOK" port)
 export PINGTXT_SERVER_LISTEN="127.0.0.1:$PORT"
