@@ -179,8 +179,14 @@ struct MonitorPages {
         return web.redirect("/monitors/\(id)?flash=resumed")
     }
 
+    /// Deleting a monitor takes its checks and incidents with it, so the form
+    /// carries a required checkbox: the browser asks for it without any
+    /// script, and a POST without it (an old form, a stray click through a
+    /// tool) deletes nothing.
     func delete(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
-        try monitoring.delete(id: try req.intParameter("id"))
+        let id = try req.intParameter("id")
+        guard req.form("confirm") == "yes" else { return web.redirect("/monitors/\(id)?flash=confirm-delete") }
+        try monitoring.delete(id: id)
         return web.redirect("/?flash=deleted")
     }
 }
