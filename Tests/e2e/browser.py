@@ -32,7 +32,7 @@ import sys
 import time
 
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -131,9 +131,35 @@ class Journey:
         return [f for f in self.driver.find_elements(By.CSS_SELECTOR, "form")
                 if re.search(pattern, f.get_attribute("action") or "")]
 
+    def click(self, element):
+        """Clicks a link or submit button and waits (bounded) until the browser
+        has left the current page: a click returns before the form's 303 is
+        followed, and a redirect back to the same path would otherwise be read
+        from the old page."""
+        old = self.driver.find_element(By.TAG_NAME, "html")
+        element.click()
+        deadline = time.time() + 10
+        while True:
+            try:
+                old.tag_name
+            except StaleElementReferenceException:
+                break   # the old document is gone: the new page is there
+            except WebDriverException:
+                pass    # mid-navigation the driver may answer other errors: ask again
+            if time.time() > deadline:
+                raise StepFailed("the page did not change within 10 s of the click (at %s)" % self.driver.current_url)
+            time.sleep(0.05)
+
     def expect_page(self, path_regex, what):
+        # A click returns before the browser has followed the form's 303:
+        # wait (bounded) for the page to arrive instead of reading the old one.
+        deadline = time.time() + 10
+        while not re.fullmatch(path_regex, self.path()) and time.time() < deadline:
+            time.sleep(0.05)
         check(re.fullmatch(path_regex, self.path()), "%s: expected a page at %s, the browser is at %s"
               % (what, path_regex, self.driver.current_url))
+        while self.driver.execute_script("return document.readyState") != "complete" and time.time() < deadline:
+            time.sleep(0.05)
         check(not self.driver.find_elements(By.CSS_SELECTOR, "p.error, .error[role=alert]"),
               "%s: the page shows an error" % what)
 
@@ -168,7 +194,7 @@ class Journey:
         self.screenshot("login")
         self.fill("email", self.args.email)
         self.fill("password", self.args.password)
-        self.button("Sign in").click()
+        self.click(self.button("Sign in"))
         check(not self.path().startswith("/login"), "still on the sign-in page after signing in")
         self.expect_page(r"/", "after sign-in")
         check(self.forms_to(r"/logout$"), "no sign-out form after signing in")
@@ -184,7 +210,7 @@ class Journey:
         self.open("/")
         links = self.driver.find_elements(By.LINK_TEXT, "New monitor")
         check(links, "no \"New monitor\" link on the dashboard")
-        links[0].click()
+        self.click(links[0])
         self.expect_page(r"/monitors/new", "New monitor link")
         self.screenshot("monitor-new")
         self.fill("name", self.monitor_name)
@@ -193,7 +219,7 @@ class Journey:
         self.fill("interval", "10")
         self.fill("timeout", "5")
         self.fill("retries", "0")
-        self.button("Create monitor").click()
+        self.click(self.button("Create monitor"))
         self.expect_page(r"/monitors/\d+", "after Create monitor")
         self.monitor_id = self.path().rsplit("/", 1)[1]
         check(self.monitor_name in self.text(), "the monitor page does not name the new monitor")
@@ -216,7 +242,7 @@ class Journey:
             if badges and "status-down" in (badges[0].get_attribute("class") or "").split():
                 break
             check(time.time() < deadline, "the monitor did not show status down within %d s" % WAIT)
-            self.button("Check now").click()
+            self.click(self.button("Check now"))
             time.sleep(1)
         badge = self.driver.find_elements(By.CSS_SELECTOR, ".status")[0]
         check(badge.text.strip().lower() == "down", "the status badge says %r, not down" % badge.text)
@@ -232,7 +258,7 @@ class Journey:
         forms = self.forms_to(r"/incidents/\d+/acknowledge$")
         check(forms, "no incident to acknowledge")
         action = forms[0].get_attribute("action")
-        self.button("Acknowledge", re.escape(action) + "$").click()
+        self.click(self.button("Acknowledge", re.escape(action) + "$"))
         self.expect_page(r"/incidents", "after Acknowledge")
         check(not self.forms_to(re.escape(action) + "$"), "the incident can still be acknowledged")
         check("by " + self.args.email in self.text(), "the page does not say who acknowledged the incident")
@@ -248,13 +274,13 @@ class Journey:
             if not box.is_selected():
                 box.click()
         self.fill("config.url", self.args.webhook_url)
-        self.button("Add channel").click()
+        self.click(self.button("Add channel"))
         self.expect_page(r"/notify", "after Add channel")
         check("Browser webhook" in self.text(), "the new channel is not listed")
         tests = self.forms_to(r"/notify/channels/\d+/test$")
         check(tests, "no Send test form")
         action = tests[-1].get_attribute("action")
-        self.button("Send test", re.escape(action) + "$").click()
+        self.click(self.button("Send test", re.escape(action) + "$"))
         self.expect_page(r"/notify", "after Send test")
         self.screenshot("notify")
 
@@ -265,7 +291,7 @@ class Journey:
         before = self.forms_to(r"/settings/connected-apps/\d+/delete$")
         check(before, "no connected app to disconnect")
         action = before[0].get_attribute("action")
-        self.button("Disconnect", re.escape(action) + "$").click()
+        self.click(self.button("Disconnect", re.escape(action) + "$"))
         self.expect_page(r"/settings", "after Disconnect")
         check(not self.forms_to(re.escape(action) + "$"), "the app is still listed as connected")
 
