@@ -21,7 +21,7 @@ import Glibc
             let fd = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw HarnessError("cannot open \(logPath)") }
             defer { close(fd) }
-            pid = try Subprocess.spawn(try Binary.path(), ["agent", "--hub", hubURL, "--token", token, "--name", name],
+            pid = try ChildProcess.spawn(try ChildProcess.pingtxtBinary(), ["agent", "--hub", hubURL, "--token", token, "--name", name],
                                        environment: ["PINGTXT_CHECKS_SOURCE_ADDRESS": source, "SWIFT_BACKTRACE": "enable=no",
                                                      "PATH": "/usr/bin:/bin"],
                                        stdout: fd, stderr: fd)

@@ -28,11 +28,10 @@ public enum ChildProcess {
         return candidate
     }
 
-
     /// Starts `path`; `stdin`/`stdout`/`stderr` are descriptors to install
     /// (-1 = /dev/null).
     public static func spawn(_ path: String, _ args: [String], environment: [String: String],
-                      stdin: Int32 = -1, stdout: Int32 = -1, stderr: Int32 = -1) throws -> pid_t {
+                             stdin: Int32 = -1, stdout: Int32 = -1, stderr: Int32 = -1) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -151,15 +151,12 @@ class Journey:
             time.sleep(0.05)
 
     def expect_page(self, path_regex, what):
-        # A click returns before the browser has followed the form's 303:
-        # wait (bounded) for the page to arrive instead of reading the old one.
+        # click() has waited for the old page to go; the new one may still load.
         deadline = time.time() + 10
-        while not re.fullmatch(path_regex, self.path()) and time.time() < deadline:
+        while self.driver.execute_script("return document.readyState") != "complete" and time.time() < deadline:
             time.sleep(0.05)
         check(re.fullmatch(path_regex, self.path()), "%s: expected a page at %s, the browser is at %s"
               % (what, path_regex, self.driver.current_url))
-        while self.driver.execute_script("return document.readyState") != "complete" and time.time() < deadline:
-            time.sleep(0.05)
         check(not self.driver.find_elements(By.CSS_SELECTOR, "p.error, .error[role=alert]"),
               "%s: the page shows an error" % what)
 

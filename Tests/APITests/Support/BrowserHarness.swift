@@ -1,4 +1,5 @@
 import Core
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -64,7 +65,7 @@ enum BrowserHarness {
         var environment = PythonOAuthClient.environment
         environment["HOME"] = hub.sandbox.path("")   // Chromium writes its profile and crash dirs under HOME
         environment["PYTHONUNBUFFERED"] = "1"
-        let pid = try Subprocess.spawn(python, args, environment: environment, stdout: out, stderr: out)
+        let pid = try ChildProcess.spawn(python, args, environment: environment, stdout: out, stderr: out)
         close(out)
 
         let deadline = Time.monotonicNanos() + UInt64(timeoutMillis) * 1_000_000

@@ -1,4 +1,5 @@
 import Core
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,7 +47,7 @@ final class HubProcess {
         let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard log >= 0 else { throw HarnessError("cannot open \(logPath)") }
         defer { close(log) }
-        pid = try Subprocess.spawn(try Binary.path(), ["serve"] + arguments, environment: sandbox.environment,
+        pid = try ChildProcess.spawn(try ChildProcess.pingtxtBinary(), ["serve"] + arguments, environment: sandbox.environment,
                                    stdout: log, stderr: log)
         let deadline = Time.monotonicNanos() + UInt64(timeoutMillis) * 1_000_000
         while Time.monotonicNanos() < deadline {

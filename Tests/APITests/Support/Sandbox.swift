@@ -40,7 +40,7 @@ final class Sandbox {
     func cli(_ args: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> Subprocess.Output {
         var env = environment
         for (k, v) in extra { env[k] = v }
-        return try Subprocess.run(try Binary.path(), args, environment: env, input: stdin)
+        return try Subprocess.run(try ChildProcess.pingtxtBinary(), args, environment: env, input: stdin)
     }
 
     /// `pingtxt token create` → the printed token.
@@ -115,9 +115,4 @@ enum Ports {
         }
         throw HarnessError("no free port found")
     }
-}
-
-/// The `pingtxt` binary built next to this test bundle.
-enum Binary {
-    static func path() throws -> String { try ChildProcess.pingtxtBinary() }
 }

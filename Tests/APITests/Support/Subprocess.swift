@@ -33,16 +33,9 @@ enum ExitStatus: Equatable, CustomStringConvertible {
     }
 }
 
-/// posix_spawn with explicit standard streams, a clean environment, default
-/// signal handling and no inherited descriptors (tests run in parallel, so a
-/// child must never keep another test's pipe open).
+/// Waiting for children started by `ChildProcess.spawn`, and running one to
+/// completion with its output captured.
 enum Subprocess {
-
-    static func spawn(_ path: String, _ args: [String], environment: [String: String],
-                      stdin: Int32 = -1, stdout: Int32 = -1, stderr: Int32 = -1) throws -> pid_t {
-        try ChildProcess.spawn(path, args, environment: environment, stdin: stdin, stdout: stdout, stderr: stderr)
-    }
-
     /// Reaps `pid`, polling up to `timeoutMillis`; nil if it is still running.
     static func wait(_ pid: pid_t, timeoutMillis: Int) -> ExitStatus? {
         let deadline = Time.monotonicNanos() + UInt64(timeoutMillis) * 1_000_000
@@ -91,7 +84,7 @@ enum Subprocess {
         close(inPipe.write)
         let pid: pid_t
         do {
-            pid = try spawn(path, args, environment: environment, stdin: inPipe.read, stdout: outPipe.write, stderr: errPipe.write)
+            pid = try ChildProcess.spawn(path, args, environment: environment, stdin: inPipe.read, stdout: outPipe.write, stderr: errPipe.write)
         } catch {
             for fd in [inPipe.read, outPipe.read, outPipe.write, errPipe.read, errPipe.write] { close(fd) }
             throw error
