@@ -54,7 +54,7 @@ struct AccountSecurityRoutes {
         do {
             return try twoFactor.confirm(userID: p.user.id, code: code)
         } catch let e as AuthError {
-            if case .invalid = e { limiter.recordFailure(account: p.user.email, address: address) }
+            if case .invalid = e { limiter.recordFailure(account: p.user.email, address: address, factor: .secondFactor) }
             throw e
         }
     }
@@ -71,7 +71,7 @@ struct AccountSecurityRoutes {
         do {
             try twoFactor.disable(userID: p.user.id, code: code)
         } catch let e as AuthError {
-            if case .invalid = e { limiter.recordFailure(account: p.user.email, address: address) }
+            if case .invalid = e { limiter.recordFailure(account: p.user.email, address: address, factor: .secondFactor) }
             throw e
         }
     }

@@ -89,11 +89,11 @@ struct LoginRoutes {
             throw Self.tooMany(wait)
         }
         guard try twoFactor.verify(userID: s.user.id, code: req.form("code") ?? "") else {
-            limiter.recordFailure(account: s.user.email, address: req.clientAddress)
+            limiter.recordFailure(account: s.user.email, address: req.clientAddress, factor: .secondFactor)
             return web.page(title: "Two-factor authentication",
                             body: Templates.twoFactor(csrf: s.csrf, next: next, error: "That code is not valid. Try the next one."))
         }
-        limiter.recordSuccess(account: s.user.email)
+        limiter.recordSuccess(account: s.user.email, factor: .secondFactor)
         guard let active = try web.sessions.activate(id: s.session.id) else { return web.loginRedirect(next: next) }
         return web.redirect(next, cookies: [sessionCookie(active.token, maxAge: SessionService.absoluteLifetime)])
     }
