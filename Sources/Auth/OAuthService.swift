@@ -146,19 +146,23 @@ public final class OAuthService: Sendable {
             // lost a response; both end the sign-in (RFC 9700 §4.14.2).
             // The compare-and-set also makes the loser of a concurrent race
             // land here, so at most one refresh with one token succeeds.
-            guard record.rotatedAt == nil, try OAuthStore.markRotated(c, id: record.id, now: now) else {
+            let reused = { () throws -> Outcome in
                 try OAuthStore.revokeSignIn(c, id: signIn.id, now: now)
                 Log.shared.warn("rotated oauth refresh token reused; sign-in revoked", ["signin_id": "\(signIn.id)"])
                 return .failed(OAuthError("invalid_grant", "The refresh token was already used; the sign-in is revoked."))
             }
+            guard record.rotatedAt == nil else { return try reused() }
             if record.expiresAt <= now { return .failed(OAuthError("invalid_grant", "The refresh token has expired.")) }
             guard let user = try Users.find(c, id: signIn.userID) else {
                 return .failed(OAuthError("invalid_grant", "The user no longer exists."))
             }
+            // Refused before the token is rotated: a client that asks for too
+            // much has made a mistake, not a replay, and keeps its sign-in.
             let consented = Scope.effective(Scope(rawValue: signIn.scope) ?? .read, role: Role(rawValue: user.role) ?? .readonly)
             if let narrowed, narrowed > consented {
                 return .failed(OAuthError("invalid_scope", "The scope asked for is wider than the sign-in's."))
             }
+            guard try OAuthStore.markRotated(c, id: record.id, now: now) else { return try reused() }
             return .issued(try issue(c, signIn: signIn, accessScope: narrowed ?? consented, refreshScope: consented,
                                      codeID: nil, now: now))
         }

@@ -63,10 +63,14 @@ public final class Log: Sendable {
         var line: String
         switch format {
         case .text:
-            line = "\(ts) \(level.name) \(msg)"
+            // Messages and values can carry what a client sent (paths, user
+            // agents, an SSO provider's `error`): a CR or LF must not start a
+            // forged line, so anything but plain printable text is quoted
+            // with its control characters escaped.
+            line = "\(ts) \(level.name) \(JSONText.needsQuoting(msg) ? JSONText.quote(msg) : msg)"
             for (k, v) in fields {
-                line += " \(k)=" + (v.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" }) || v.isEmpty
-                    ? JSONText.quote(v) : v)
+                let key = JSONText.needsQuoting(k) ? JSONText.quote(k) : k
+                line += " \(key)=" + (JSONText.needsQuoting(v) || v.contains(where: { $0 == "=" }) ? JSONText.quote(v) : v)
             }
         case .json:
             line = "{\"ts\":\"\(ts)\",\"level\":\"\(level.name.lowercased())\",\"msg\":\(JSONText.quote(msg))"
@@ -93,6 +97,20 @@ public final class Log: Sendable {
 
 /// JSON string quoting shared by the logger and hand-built JSON.
 public enum JSONText {
+    /// C0 and C1 controls, DEL, and the Unicode line and paragraph
+    /// separators (which some log viewers and JavaScript treat as newlines):
+    /// always written as `\uXXXX`, never raw.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029
+    }
+
+    /// Whether a log value must be quoted to stay one plain token: empty,
+    /// or holding a space, a quote, a backslash or a control character.
+    public static func needsQuoting(_ s: String) -> Bool {
+        s.isEmpty || s.unicodeScalars.contains { $0 == " " || $0 == "\"" || $0 == "\\" || isControl($0) }
+    }
+
     public static func quote(_ s: String) -> String {
         var out = "\""
         out.reserveCapacity(s.utf8.count + 2)
@@ -104,7 +122,7 @@ public enum JSONText {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
+                if JSONText.isControl(scalar) {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

@@ -99,4 +99,31 @@ import Testing
         let line = try #require(requestLines(hub, path: "/api/xff-trusted").first)
         #expect(field(line, "client") == "203.0.113.7", "\(line)")
     }
+
+    /// A value a client chose (here an SSO provider's `error` parameter,
+    /// percent-decoded) holding CR, LF and tabs cannot forge a log line: the
+    /// text format quotes and escapes it, the JSON format keeps it one string.
+    @Test func controlCharactersInLoggedValuesCannotForgeALine() throws {
+        let forged = "2026-01-01T00:00:00Z\tERROR\tforged\tadmin:granted"
+        let query = "/login/sso/fake/callback?error=denied%0D%0A2026-01-01T00:00:00Z%09ERROR%09forged%09admin%3Agranted%1B%5B31m"
+        for format in ["text", "json"] {
+            let sso = try SSOHarness(logFormat: format)
+            let r = try Browser(sso.hub).get(query)
+            #expect(r.status == 403)
+            #expect(sso.hub.waitForLog { $0.contains("sign-in refused") })
+            #expect(sso.hub.stop() == .exited(0))
+            let lines = sso.hub.logLines
+            // Split on the LF byte: Swift's "\r\n" is one Character that a split on "\n" would not see.
+            let raw = sso.hub.log.utf8.split(separator: 10)
+            #expect(!raw.contains { $0.starts(with: "2026-01-01T00:00:00Z".utf8) }, "\(lines)")
+            #expect(!sso.hub.log.contains("\u{1B}"), "a raw escape sequence reached the log")
+            let refused = try #require(lines.first { $0.contains("sign-in refused") })
+            if format == "text" {
+                #expect(refused.contains(#"detail="denied\r\n2026-01-01T00:00:00Z\tERROR\tforged\tadmin:granted\u001b[31m""#), "\(refused)")
+            } else {
+                let json = try JSON.parse(refused)
+                #expect(json["detail"]?.stringValue == "denied\r\n" + forged + "\u{1B}[31m", "\(refused)")
+            }
+        }
+    }
 }

@@ -139,6 +139,24 @@ import Glibc
         #expect(try post(hub, "/oauth/revoke", []).status == 200)
     }
 
+    /// Asking a refresh for more than was consented is a client's mistake,
+    /// not a replay: `invalid_scope` before the token is rotated, and the
+    /// same refresh token (and the sign-in's access token) keep working.
+    @Test func widerScopeOnRefreshKeepsTheRefreshTokenAndTheSignIn() throws {
+        let hub = try HubProcess()
+        let t = try expectJSON(try exchange(hub, try mintCode(hub, scope: .read)))
+        #expect(t["scope"]?.stringValue == "read")
+        let refresh = try #require(t["refresh_token"]?.stringValue)
+        let access = try #require(t["access_token"]?.stringValue)
+        expectOAuthError(try post(hub, "/oauth/token", [("grant_type", "refresh_token"), ("refresh_token", refresh),
+                                                        ("client_id", "pingtxt-app"), ("scope", "read write")]), 400, "invalid_scope")
+        #expect(try hub.call("GET", "/api/me", token: access).status == 200)
+        let again = try expectJSON(try post(hub, "/oauth/token", [("grant_type", "refresh_token"), ("refresh_token", refresh),
+                                                                  ("client_id", "pingtxt-app")]))
+        #expect(again["scope"]?.stringValue == "read")
+        #expect(try hub.call("GET", "/api/me", token: try #require(again["access_token"]?.stringValue)).status == 200)
+    }
+
     @Test func connectedAppsOfOthersAreAdminOnly() throws {
         let hub = try HubProcess()
         let admin = try hub.token()

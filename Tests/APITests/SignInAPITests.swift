@@ -102,6 +102,36 @@ import Glibc
         #expect(try Browser(hub).login().header("Location") == "/")
     }
 
+    /// Whoever has the password must not get unlimited TOTP guesses by
+    /// signing in again: the right password clears only password failures,
+    /// and wrong codes count for the account across pending logins.
+    @Test func rightPasswordAgainDoesNotResetWrongCodes() throws {
+        let hub = try HubProcess()
+        let admin = try hub.token()
+        let secret = try #require(try expectJSON(try hub.call("POST", "/api/account/2fa", token: admin))["secret"]?.stringValue)
+        let totp = TOTP(secret: try #require(Base32.decode(secret)))
+        _ = try expectJSON(try hub.call("POST", "/api/account/2fa/confirm", token: admin,
+                                        json: ["code": .string(totp.code(at: Time.now()))]))
+        // A code that is never valid now (six digits, none of the ±1 steps).
+        let valid = Set((-1...1).map { totp.code(at: Time.now() + Int64($0) * 30) })
+        let wrongCode = try #require((0...9).map { String(repeating: String($0), count: 6) }.first { !valid.contains($0) })
+        var lastWrong: WireResponse?
+        for _ in 0..<5 {
+            // Each round: the right password (a new pending login), then a wrong code.
+            let browser = Browser(hub)
+            #expect(try browser.login().header("Location") == "/login/2fa?next=%2F")
+            let csrf = try #require(Browser.csrfField(try browser.get("/login/2fa").text))
+            lastWrong = try browser.post("/login/2fa", form: [("csrf_token", csrf), ("next", "/"), ("code", wrongCode)])
+            #expect(lastWrong?.status == 200)
+        }
+        // Five wrong codes for the account: the next attempt waits, even after
+        // the right password on a fresh pending login.
+        let browser = Browser(hub)
+        let login = try browser.login()
+        #expect(login.status == 429, "\(login.status) \(login.header("Location") ?? "")")
+        #expect(Int(login.header("Retry-After") ?? "") ?? 0 > 0)
+    }
+
     @Test func passwordChangeEndsOtherSessions() throws {
         let hub = try HubProcess()
         let here = Browser(hub), elsewhere = Browser(hub)

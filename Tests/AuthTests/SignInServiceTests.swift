@@ -63,6 +63,24 @@ final class TestDatabase {
         limiter.recordFailure(account: "b", address: "9.9.9.9")
         #expect(limiter.retryAfter(account: "c", address: "9.9.9.9") == 100)
     }
+
+    @Test func passwordSuccessKeepsSecondFactorFailures() {
+        let clock = TestClock(0)
+        let limiter = LoginRateLimiter(limits: .init(perAccount: 2, perAddress: 100, window: 100), clock: clock.read)
+        limiter.recordFailure(account: "a", address: "1.1.1.1", factor: .secondFactor)
+        limiter.recordSuccess(account: "a")
+        limiter.recordFailure(account: "a", address: "2.2.2.2", factor: .secondFactor)
+        limiter.recordSuccess(account: "a")
+        // Two wrong codes from two pending logins: the account waits.
+        #expect(limiter.retryAfter(account: "A", address: "3.3.3.3") == 100)
+        // The whole sign-in succeeding (second factor) clears both lists.
+        limiter.recordSuccess(account: "a", factor: .secondFactor)
+        #expect(limiter.retryAfter(account: "a", address: "3.3.3.3") == nil)
+        limiter.recordFailure(account: "a", address: "1.1.1.1")
+        limiter.recordFailure(account: "a", address: "1.1.1.1")
+        limiter.recordSuccess(account: "a", factor: .secondFactor)
+        #expect(limiter.retryAfter(account: "a", address: "1.1.1.1") == nil)
+    }
 }
 
 @Suite struct SessionServiceTests {

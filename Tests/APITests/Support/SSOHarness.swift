@@ -11,7 +11,8 @@ final class SSOHarness {
     let hub: HubProcess
     private let configDir: String
 
-    init(autoCreate: Bool = true, allowedDomains: [String] = ["example.com"], adminEmails: [String] = ["boss@example.com"]) throws {
+    init(autoCreate: Bool = true, allowedDomains: [String] = ["example.com"], adminEmails: [String] = ["boss@example.com"],
+         logFormat: String = "text") throws {
         guard let provider = FakeOIDCProvider() else { throw HarnessError("fake OpenID provider did not start (openssl CLI?)") }
         self.provider = provider
         var template = Array("/tmp/pingtxt-sso-XXXXXX".utf8CString)
@@ -34,7 +35,7 @@ final class SSOHarness {
         """
         let path = configDir + "/config.toml"
         writeFile(path, config)
-        hub = try HubProcess(arguments: ["--config", path])
+        hub = try HubProcess(arguments: ["--config", path, "--log-format", logFormat])
     }
 
     deinit { Sandbox.removeTree(configDir) }
