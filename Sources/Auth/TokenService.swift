@@ -15,8 +15,8 @@ public final class TokenService: Sendable {
     /// Creates a token for `user`; a readonly user cannot get `write`.
     public func create(for user: UserRecord, name: String, scope: Scope, expiresAt: Int64?) throws -> (record: APITokenRecord, token: String) {
         let name = name.trimmingSpaces()
-        guard !name.isEmpty, name.count <= 100 else {
-            throw AuthError.invalid(field: "name", message: "name is required and at most 100 characters.")
+        guard !name.isEmpty, TextLimit.fits(name, characters: 100) else {
+            throw AuthError.invalid(field: "name", message: "name is required and at most \(TextLimit.describe(characters: 100)).")
         }
         let role = Role(rawValue: user.role) ?? .readonly
         if scope == .write && role != .admin {

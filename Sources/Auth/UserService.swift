@@ -123,8 +123,8 @@ public final class UserService: Sendable {
 
     static func validName(_ raw: String) throws(AuthError) -> String {
         let name = raw.trimmingSpaces()
-        guard name.count <= 200, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw .invalid(field: "name", message: "name must be at most 200 characters, without control characters.")
+        guard TextLimit.fits(name, characters: 200), !name.unicodeScalars.contains(where: JSONText.isControl) else {
+            throw .invalid(field: "name", message: "name must be at most \(TextLimit.describe(characters: 200)), without control characters.")
         }
         return name
     }

@@ -90,7 +90,7 @@ enum Validate {
     static func url(_ f: JSONFields, _ key: String, required: Bool = true) throws(JSONFieldError) -> String? {
         guard let u = try required ? f.requiredString(key) : f.string(key) else { return nil }
         let lower = u.lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), u.count > 8, u.count <= 2048,
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), u.utf8.count > 8, u.utf8.count <= 2048,
               !u.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
             throw JSONFieldError(field: f.name(key), message: "\(f.name(key)) must be an http:// or https:// URL.")
         }
@@ -99,7 +99,7 @@ enum Validate {
 
     static func nonEmpty(_ f: JSONFields, _ key: String) throws(JSONFieldError) -> String {
         let s = try f.requiredString(key)
-        if s.isEmpty || s.count > 1024 { throw JSONFieldError(field: f.name(key), message: "\(f.name(key)) must be 1 to 1024 characters.") }
+        if s.isEmpty || s.utf8.count > 1024 { throw JSONFieldError(field: f.name(key), message: "\(f.name(key)) must be 1 to 1024 bytes.") }
         return s
     }
 }

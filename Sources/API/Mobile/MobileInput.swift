@@ -26,12 +26,12 @@ enum MobileInput {
         }
         let token = try pushToken(f, "token")
         let name = try f.string("name") ?? ""
-        guard name.count <= nameMaxLength else {
-            throw JSONFieldError(field: "name", message: "name must be at most \(nameMaxLength) characters.")
+        guard TextLimit.fits(name, characters: nameMaxLength) else {
+            throw JSONFieldError(field: "name", message: "name must be at most \(TextLimit.describe(characters: nameMaxLength)).")
         }
         let version = try f.string("app_version") ?? ""
-        guard version.count <= appVersionMaxLength else {
-            throw JSONFieldError(field: "app_version", message: "app_version must be at most \(appVersionMaxLength) characters.")
+        guard TextLimit.fits(version, characters: appVersionMaxLength) else {
+            throw JSONFieldError(field: "app_version", message: "app_version must be at most \(TextLimit.describe(characters: appVersionMaxLength)).")
         }
         // Control characters would end up in the admin UI and in logs.
         for (key, value) in [("name", name), ("app_version", version)] where value.unicodeScalars.contains(where: isControl) {

@@ -83,8 +83,8 @@ struct ChannelRoutes {
     static func parse(_ f: JSONFields, existing: ChannelRecord?) throws -> ChannelRecord {
         let oldConfig = existing.flatMap { (try? JSON.parse($0.config))?.objectValue } ?? JSONObject()
         let name = try f.string("name") ?? existing?.name
-        guard let name, !name.isEmpty, name.count <= 100 else {
-            throw JSONFieldError(field: "name", message: "name must be 1 to 100 characters.")
+        guard let name, !name.isEmpty, TextLimit.fits(name, characters: 100) else {
+            throw JSONFieldError(field: "name", message: "name must be 1 to \(TextLimit.describe(characters: 100)).")
         }
         let typeText = try f.string("type") ?? existing?.type
         guard let typeText, let type = ChannelType(rawValue: typeText) else {

@@ -15,16 +15,16 @@ struct StatusPageInput: Sendable, Equatable {
     /// the monitors exist is checked by the service (it needs the database).
     static func parse(_ b: JSONFields, existing: StatusPageInput? = nil) throws(JSONFieldError) -> StatusPageInput {
         let title = Substring(try b.string("title") ?? existing?.title ?? "").trimmingCharacters()
-        guard !title.isEmpty, title.count <= 200 else {
-            throw JSONFieldError(field: "title", message: "title is required, at most 200 characters.")
+        guard !title.isEmpty, TextLimit.fits(String(title), characters: 200) else {
+            throw JSONFieldError(field: "title", message: "title is required, at most \(TextLimit.describe(characters: 200)).")
         }
         let slug = try b.string("slug") ?? existing?.slug ?? ""
         guard validSlug(slug) else {
             throw JSONFieldError(field: "slug", message: "slug must be 1 to 64 characters of a-z, 0-9 and -, not starting with -.")
         }
         let description = Substring(try b.string("description") ?? existing?.description ?? "").trimmingCharacters()
-        guard description.count <= 2000 else {
-            throw JSONFieldError(field: "description", message: "description is at most 2000 characters.")
+        guard TextLimit.fits(String(description), characters: 2000) else {
+            throw JSONFieldError(field: "description", message: "description is at most \(TextLimit.describe(characters: 2000)).")
         }
         var ids = existing?.monitorIDs ?? []
         if b.has("monitor_ids") {

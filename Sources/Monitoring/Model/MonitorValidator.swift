@@ -32,8 +32,8 @@ public enum MonitorValidator {
 
     static func parse(_ b: JSONFields) throws(JSONFieldError) -> MonitorConfig {
         let name = try b.requiredString("name").trimmingSpaces()
-        guard !name.isEmpty, name.count <= 200 else {
-            throw JSONFieldError(field: "name", message: "name must be 1 to 200 characters.")
+        guard !name.isEmpty, TextLimit.fits(name, characters: 200) else {
+            throw JSONFieldError(field: "name", message: "name must be 1 to \(TextLimit.describe(characters: 200)).")
         }
         let typeText = try b.requiredString("type")
         guard let type = MonitorType(rawValue: typeText) else {
@@ -92,9 +92,13 @@ public enum MonitorValidator {
             h.method = method.uppercased()
         }
         if let headers = try f.nested("headers") {
+            guard headers.object.entries.count <= 50 else {
+                throw JSONFieldError(field: "http.headers", message: "http.headers may name at most 50 headers.")
+            }
             for (k, v) in headers.object.entries {
-                guard case .string(let value) = v, Targets.isHeaderName(k), Targets.isHeaderValue(value) else {
-                    throw JSONFieldError(field: "http.headers.\(k)", message: "http.headers must map header names to string values without line breaks.")
+                guard case .string(let value) = v, Targets.isHeaderName(k), k.utf8.count <= 256, Targets.isHeaderValue(value),
+                      value.utf8.count <= 8192 else {
+                    throw JSONFieldError(field: "http.headers.\(k)", message: "http.headers must map header names (at most 256 bytes) to string values without line breaks (at most 8192 bytes).")
                 }
                 h.headers.append((k, value))
             }
@@ -131,6 +135,9 @@ public enum MonitorValidator {
             d.recordType = t.uppercased()
         }
         d.expected = try f.string("expected")
+        if let e = d.expected, e.utf8.count > 1024 {
+            throw JSONFieldError(field: "dns.expected", message: "dns.expected must be at most 1024 bytes.")
+        }
         if let r = try f.string("resolver") {
             guard Targets.isResolverAddress(r) else {
                 throw JSONFieldError(field: "dns.resolver", message: "dns.resolver must be an IP address, optionally with :port (IPv6 in brackets).")
@@ -148,6 +155,9 @@ public enum MonitorValidator {
                 throw JSONFieldError(field: "heartbeat.period", message: "Give either heartbeat.period or heartbeat.cron, not both.")
             }
             let zone = try f.string("timezone") ?? "UTC"
+            guard cron.utf8.count <= 256 else {
+                throw JSONFieldError(field: "heartbeat.cron", message: "heartbeat.cron must be at most 256 bytes.")
+            }
             try HeartbeatSchedules.validate(cron: cron, timezone: zone)
             return .cron(expression: cron, timezone: zone, grace: grace)
         }

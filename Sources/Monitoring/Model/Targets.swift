@@ -15,8 +15,8 @@ enum Targets {
             }
             return nil
         case .http:
-            guard let t = target?.trimmingSpaces(), let url = ParsedURL(t) else {
-                throw JSONFieldError(field: "target", message: "target must be an http:// or https:// URL such as https://api.example.com/health.")
+            guard let t = target?.trimmingSpaces(), t.utf8.count <= 2048, let url = ParsedURL(t) else {
+                throw JSONFieldError(field: "target", message: "target must be an http:// or https:// URL (at most 2048 bytes) such as https://api.example.com/health.")
             }
             _ = url
             return t

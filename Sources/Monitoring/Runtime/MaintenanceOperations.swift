@@ -18,8 +18,8 @@ public struct MaintenanceInput: Sendable {
     public static func parse(_ b: JSONFields, existing: MaintenanceRecord? = nil) throws(JSONFieldError) -> MaintenanceInput {
         let title = try b.string("title") ?? existing?.title ?? ""
         let trimmed = title.trimmingSpaces()
-        guard !trimmed.isEmpty, trimmed.count <= 200 else {
-            throw JSONFieldError(field: "title", message: "title is required, at most 200 characters.")
+        guard !trimmed.isEmpty, TextLimit.fits(trimmed, characters: 200) else {
+            throw JSONFieldError(field: "title", message: "title is required, at most \(TextLimit.describe(characters: 200)).")
         }
         var ids: [Int64] = existing.map { MaintenanceCalendar.ids($0.monitorIDs) } ?? []
         if b.has("monitor_ids") {
