@@ -51,13 +51,23 @@ public final class JWK: @unchecked Sendable {
             return JWK(kid: kid, keyType: .rsa, algorithm: alg, pkey: key)
         case "EC":
             guard object["crv"]?.stringValue == "P-256" else { throw .unsupported("EC curve \(object["crv"]?.stringValue ?? "none")") }
-            let x = try bytes("x"), y = try bytes("y")
-            guard x.count == 32, y.count == 32 else { throw .malformed("P-256 coordinates must be 32 bytes") }
-            let key = try makeEC(point: [0x04] + x + y)
+            let key = try makeEC(point: [0x04] + (try coordinate(bytes("x"))) + (try coordinate(bytes("y"))))
             return JWK(kid: kid, keyType: .ec, algorithm: alg, pkey: key)
         default:
             throw .unsupported("JWK key type \(kty)")
         }
+    }
+
+    /// A P-256 coordinate as exactly 32 bytes. RFC 7518 §6.2.1.2 asks for
+    /// the full length, but some libraries (authlib, several Java
+    /// providers) drop leading zero bytes, about one key in a hundred: those
+    /// are left-padded. A longer value is accepted only when what is beyond
+    /// 32 bytes is leading zeros (a signed-integer encoding); anything else
+    /// is not a P-256 coordinate. The point is still checked on the curve.
+    static func coordinate(_ raw: [UInt8]) throws(JWTError) -> [UInt8] {
+        if raw.count <= 32 { return [UInt8](repeating: 0, count: 32 - raw.count) + raw }
+        guard raw.count == 33, raw[0] == 0 else { throw .malformed("P-256 coordinates must be at most 32 bytes") }
+        return Array(raw.dropFirst())
     }
 
     /// OSSL_PARAM_BLD keeps the key and string pointers it is given until

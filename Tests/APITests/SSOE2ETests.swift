@@ -177,6 +177,19 @@ import TestSupport
         #expect(h.provider.jwksFetches == 2)
     }
 
+    /// About one P-256 key in 128 has a coordinate with a leading zero byte,
+    /// which authlib and several Java providers publish shorter than 32
+    /// bytes: ES256 sign-in must not fail at random for them.
+    @Test func es256KeyWithAShortCoordinateSignsIn() throws {
+        let key = try #require(TestSigningKey(ecWithLeadingZeroCoordinate: "ec-short"))
+        let h = try SSOHarness(ecKey: key)
+        h.provider.configure { $0.useEC = true; $0.minimalECCoordinates = true }
+        let browser = Browser(h.hub)
+        let r = try h.signIn(browser)
+        #expect(r.status == 303, "\(r.text)")
+        #expect(try browser.api("GET", "/api/me").json()["email"] == "ada@example.com")
+    }
+
     @Test func withoutAutoCreateOnlyExistingUsersGetIn() throws {
         let h = try SSOHarness(autoCreate: false)
         let stranger = Browser(h.hub)

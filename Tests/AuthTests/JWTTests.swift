@@ -103,6 +103,22 @@ private let claims: JSON = ["iss": "https://idp.example", "sub": "42", "aud": "h
         }
     }
 
+    /// Short coordinates (leading zeros dropped) are padded; a 33-byte one
+    /// with a leading zero is accepted; anything longer is refused.
+    @Test func ecCoordinateLengths() throws {
+        let key = try #require(TestSigningKey(ecWithLeadingZeroCoordinate: "ec-short"))
+        let minimal = key.minimalJWK
+        let x = Base64URL.decode(minimal["x"]!.stringValue!)!, y = Base64URL.decode(minimal["y"]!.stringValue!)!
+        #expect(x.count < 32 || y.count < 32)
+        let set = try JWKSet(json: ["keys": [minimal]])
+        #expect(try JWT.verify(key.sign(claims: claims), keys: set).kid == "ec-short")
+        let full = Base64URL.decode(Keys.ec.jwk["x"]!.stringValue!)!
+        _ = try JWK.parse(Keys.ec.jwk(overriding: [("x", .string(Base64URL.encode([0] + full)))]))
+        for bad in [[1] + full, [0, 0] + full] {
+            #expect(throws: JWTError.self) { try JWK.parse(Keys.ec.jwk(overriding: [("x", .string(Base64URL.encode(bad)))])) }
+        }
+    }
+
     @Test func ecdsaSignatureConversionRoundTrips() {
         // High bit set in r (needs a 0x00 pad) and leading zeros in s (stripped).
         let r = [UInt8](repeating: 0xFF, count: 32)

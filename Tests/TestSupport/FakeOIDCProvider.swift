@@ -25,6 +25,8 @@ public final class FakeOIDCProvider: Sendable {
         public var badSignature = false
         public var wrongNonce = false
         public var useEC = false
+        /// The EC key's x and y are published without leading zero bytes.
+        public var minimalECCoordinates = false
         /// The token endpoint answers 503.
         public var tokenEndpointDown = false
         /// Only `client_secret_post` is advertised (else only basic).
@@ -61,8 +63,10 @@ public final class FakeOIDCProvider: Sendable {
         }
     }
 
-    public init?(clientID: String = "pingtxt-hub", clientSecret: String = "s3cret value") {
-        guard let rsa = TestSigningKey(.rsa, kid: "rsa-1"), let ec = TestSigningKey(.ec, kid: "ec-1") else { return nil }
+    /// `ecKey` replaces the EC key made with the openssl CLI (e.g. one with a
+    /// leading zero coordinate).
+    public init?(clientID: String = "pingtxt-hub", clientSecret: String = "s3cret value", ecKey: TestSigningKey? = nil) {
+        guard let rsa = TestSigningKey(.rsa, kid: "rsa-1"), let ec = ecKey ?? TestSigningKey(.ec, kid: "ec-1") else { return nil }
         pt_ignore_sigpipe()
         self.clientID = clientID
         self.clientSecret = clientSecret
@@ -122,7 +126,8 @@ public final class FakeOIDCProvider: Sendable {
 
     private static func jwks(_ s: State) -> HTTPResponse {
         s.jwksFetches.add(1, ordering: .relaxed)
-        let keys: [JSON] = [s.rsa.withLock { $0.jwk }, s.ec.jwk]
+        let minimal = s.knobs.withLock { $0.minimalECCoordinates }
+        let keys: [JSON] = [s.rsa.withLock { $0.jwk }, minimal ? s.ec.minimalJWK : s.ec.jwk]
         return json(["keys": .array(keys)], headers: [("Cache-Control", "public, max-age=86400")])
     }
 

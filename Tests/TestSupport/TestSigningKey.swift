@@ -36,6 +36,27 @@ public final class TestSigningKey: @unchecked Sendable {
         self.pkey = key
     }
 
+    /// A P-256 key whose public x or y coordinate starts with a zero byte
+    /// (about one key in 128), generated in process until one does: the keys
+    /// that libraries publishing minimal-length coordinates get wrong.
+    public init?(ecWithLeadingZeroCoordinate kid: String) {
+        for _ in 0..<20_000 {
+            guard let ctx = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { return nil }
+            defer { EVP_PKEY_CTX_free(ctx) }
+            var key: OpaquePointer?
+            guard EVP_PKEY_keygen_init(ctx) == 1, EVP_PKEY_CTX_set_group_name(ctx, "P-256") == 1,
+                  EVP_PKEY_generate(ctx, &key) == 1, let key else { return nil }
+            if Self.bignum(key, "qx", width: 32).first == 0 || Self.bignum(key, "qy", width: 32).first == 0 {
+                self.kind = .ec
+                self.kid = kid
+                self.pkey = key
+                return
+            }
+            EVP_PKEY_free(key)
+        }
+        return nil
+    }
+
     deinit { EVP_PKEY_free(pkey) }
 
     /// The public key as a JWK (`kid`, `alg`, `use: sig`).
@@ -50,6 +71,14 @@ public final class TestSigningKey: @unchecked Sendable {
         }
     }
 
+    /// The EC JWK with leading zero bytes of x and y left out, as authlib
+    /// and several Java providers publish them (RFC 7518 asks for 32 bytes).
+    public var minimalJWK: JSON {
+        guard kind == .ec else { return jwk }
+        func minimal(_ name: String) -> JSON { .string(Base64URL.encode(Array(bignum(name, width: 32).drop { $0 == 0 }))) }
+        return jwk(overriding: [("x", minimal("qx")), ("y", minimal("qy"))])
+    }
+
     /// A JWK with the same `kid` but the given JSON members replaced.
     public func jwk(overriding changes: [(String, JSON)]) -> JSON {
         var entries = jwk.objectValue!.entries.map { ($0.key, $0.value) }
@@ -59,7 +88,9 @@ public final class TestSigningKey: @unchecked Sendable {
         return .object(JSONObject(entries))
     }
 
-    private func bignum(_ name: String, width: Int) -> [UInt8] {
+    private func bignum(_ name: String, width: Int) -> [UInt8] { Self.bignum(pkey, name, width: width) }
+
+    private static func bignum(_ pkey: OpaquePointer, _ name: String, width: Int) -> [UInt8] {
         var bn: OpaquePointer?
         guard EVP_PKEY_get_bn_param(pkey, name, &bn) == 1, let bn else { return [] }
         defer { BN_free(bn) }

@@ -12,8 +12,8 @@ final class SSOHarness {
     private let configDir: String
 
     init(autoCreate: Bool = true, allowedDomains: [String] = ["example.com"], adminEmails: [String] = ["boss@example.com"],
-         logFormat: String = "text") throws {
-        guard let provider = FakeOIDCProvider() else { throw HarnessError("fake OpenID provider did not start (openssl CLI?)") }
+         logFormat: String = "text", ecKey: TestSigningKey? = nil) throws {
+        guard let provider = FakeOIDCProvider(ecKey: ecKey) else { throw HarnessError("fake OpenID provider did not start (openssl CLI?)") }
         self.provider = provider
         var template = Array("/tmp/pingtxt-sso-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { throw HarnessError("mkdtemp") }
