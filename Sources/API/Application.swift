@@ -52,7 +52,7 @@ public final class Application: Sendable {
         let web = WebLayer(sessions: sessions, settings: settings)
         let openAPI = OpenAPIDocument.build(version: settings.version, serverURL: settings.publicURL).serialized()
         let system = SystemRoutes(access: access, settings: settings, metrics: metrics, monitoring: monitoring,
-                                  openAPI: openAPI, startedAt: startedAt)
+                                  notifications: notify?.counters, openAPI: openAPI, startedAt: startedAt)
         let account = AccountRoutes(access: access, tokens: tokens)
         let userRoutes = UserRoutes(access: access, users: users, ssoUsers: ssoUsers)
         let ssoButtons = settings.ssoProviders.map { (id: $0.id, name: $0.name) }

@@ -14,6 +14,8 @@ public final class NotifyService: Sendable {
     let engine: ClientEngine
     let smtp: SMTPTransport
     let worker: DeliveryWorker
+    /// Final delivery outcomes per channel type since start (`/metrics`).
+    public let counters = DeliveryCounters()
     /// Phones: push relay settings, per-phone rows, the Live Activity.
     public let push: PushService
     let quiet = QuietCheck()
@@ -36,7 +38,12 @@ public final class NotifyService: Sendable {
                            channels: { notifier.current }, quiet: { quiet($0, $1) }, wake: { wake.fire() })
         self.smtp = SMTPTransport(settings: smtp)
         worker = DeliveryWorker(database: database,
-                                transports: [HTTPTransport(engine: engine), PushTransport(service: push), self.smtp])
+                                transports: [HTTPTransport(engine: engine), PushTransport(service: push), self.smtp],
+                                counters: counters,
+                                channelType: { id in
+                                    guard let id else { return "none" }
+                                    return notifier.current.first { $0.id == id }?.type.rawValue ?? "unknown"
+                                })
         let worker = self.worker
         wake.set { worker.wake() }
         reminders = ReminderJob(database: database, notifier: notifier, outboxRetentionDays: outboxRetentionDays,

@@ -59,6 +59,7 @@ public enum Incidents {
         static let addTimeline = "INSERT INTO incident_timeline (incident_id, at, event, detail) VALUES (?, ?, ?, ?)"
         static let timeline = "SELECT at, event, detail FROM incident_timeline WHERE incident_id = ? ORDER BY id"
         static let openCount = "SELECT count(*) FROM incidents WHERE status = 'open'"
+        static let openByKind = "SELECT kind, count(*) AS n FROM incidents WHERE status = 'open' GROUP BY kind"
         static let openUnacknowledged = "SELECT * FROM incidents WHERE status = 'open' AND acknowledged_at IS NULL ORDER BY id"
     }
 
@@ -123,5 +124,12 @@ public enum Incidents {
 
     public static func openCount(_ c: Connection) throws(StoreError) -> Int {
         Int(try c.scalar(SQL.openCount)?.integerValue ?? 0)
+    }
+
+    /// Open incidents per kind (kinds with none are absent).
+    public static func openByKind(_ c: Connection) throws(StoreError) -> [String: Int] {
+        var out: [String: Int] = [:]
+        for row in try c.query(SQL.openByKind) { out[try row.text("kind")] = Int(try row.int("n")) }
+        return out
     }
 }

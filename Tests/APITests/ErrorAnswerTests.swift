@@ -33,7 +33,11 @@ import Testing
                               + "Transfer-Encoding: chunked\r\n\r\n{}"), 400, "conflicting_framing")
         expectError(try raw(hub, "GET /healthz HTTP/1.1\r\n\r\n"), 400, "missing_host")
         expectError(try raw(hub, "GET /healthz HTTP/1.1\r\nHost : x\r\n\r\n"), 400, "whitespace_before_colon")
-        expectError(try raw(hub, "POST /api/users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n"), 501,
+        // RFC 9112 §6.3: a final coding other than chunked is a 400 …
+        expectError(try raw(hub, "POST /api/users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n"), 400,
+                    "invalid_transfer_encoding")
+        // … and a coding we do not implement before chunked a 501.
+        expectError(try raw(hub, "POST /api/users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"), 501,
                     "unsupported_transfer_coding")
     }
 

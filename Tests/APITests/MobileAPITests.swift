@@ -34,7 +34,7 @@ import Testing
         #expect(c["hub_name"]?.stringValue == "pingtxt hub")
         #expect(c["relay_epoch"]?.intValue == 1)
         #expect(c["push"] == ["enabled": false, "relay_url": "https://push.pingtxt.com"])
-        #expect(c["scope"]?.stringValue == "write")
+        #expect(c["scope"]?.stringValue == "read write")
         #expect(c["user"] == ["email": .string(HubProcess.adminEmail), "role": "admin"])
         let actions = try #require(c["actions"])
         #expect(actions["check_now"]?["method"]?.stringValue == "POST")

@@ -126,8 +126,9 @@ let invalidCases: [InvalidCase] = [
     InvalidCase("Transfer-Encoding of commas", post("Transfer-Encoding: , ,\r\n"), 400, "invalid_transfer_encoding"),
     InvalidCase("non-token coding", post("Transfer-Encoding: chu\"nked\r\n"), 400, "invalid_transfer_encoding"),
     InvalidCase("gzip, chunked", post("Transfer-Encoding: gzip, chunked\r\n"), 501, "unsupported_transfer_coding"),
-    InvalidCase("gzip", post("Transfer-Encoding: gzip\r\n"), 501, "unsupported_transfer_coding"),
-    InvalidCase("unknown coding", post("Transfer-Encoding: x-custom\r\n"), 501, "unsupported_transfer_coding"),
+    InvalidCase("gzip alone (final coding not chunked)", post("Transfer-Encoding: gzip\r\n"), 400, "invalid_transfer_encoding"),
+    InvalidCase("unknown coding alone (final coding not chunked)", post("Transfer-Encoding: x-custom\r\n"), 400, "invalid_transfer_encoding"),
+    InvalidCase("unknown coding before chunked", post("Transfer-Encoding: x-custom, chunked\r\n"), 501, "unsupported_transfer_coding"),
     InvalidCase("Transfer-Encoding in HTTP/1.0", "POST /p HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
                 400, "transfer_encoding_in_http10"),
 

@@ -44,7 +44,7 @@ import Glibc
             db = try Database(path: "\(dir)/hub.db")
             receiver = try RecordingHTTPReceiver()
             let clock = self.clock
-            worker = DeliveryWorker(database: db, transports: [HTTPTransport(engine: engine, timeoutMillis: 3_000)], claimSeconds: 60) { clock.now }
+            worker = DeliveryWorker(database: db, transports: [HTTPTransport(engine: engine, timeoutMillis: 3_000)], claimSeconds: 60, clock: { clock.now })
             let url = receiver.baseURL + "/hook"
             let record = try db.write { c in
                 try Channels.insert(c, ChannelRecord(name: "hook", type: "webhook", enabled: true, events: "[\"monitor_down\"]",

@@ -52,7 +52,7 @@ struct MobileRoutes {
         return .json(.object(JSONObject([
             ("hub_id", .string(push.hubID)), ("hub_name", .string(settings.hubName)), ("relay_epoch", .int(push.relayEpoch)),
             ("push", .object(JSONObject([("enabled", .bool(push.enabled)), ("relay_url", .string(push.relayURL))]))),
-            ("scope", .string(p.scope.rawValue)),
+            ("scope", .string(p.scope.oauthString)),
             ("user", .object(JSONObject([("email", .string(p.user.email)), ("role", .string(p.role.rawValue))]))),
             ("actions", Self.actions(mayWrite: p.scope.allows(.write))),
         ])))

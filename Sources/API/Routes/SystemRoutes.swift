@@ -2,6 +2,7 @@ import Auth
 import Core
 import HTTP
 import Monitoring
+import Notify
 import Synchronization
 
 /// `/healthz`, `/metrics` and `/api/openapi.json`.
@@ -10,6 +11,8 @@ struct SystemRoutes {
     let settings: APISettings
     let metrics: HTTPMetrics
     let monitoring: MonitoringService
+    /// Delivery outcomes (nil when the hub runs without alerting).
+    let notifications: DeliveryCounters?
     let openAPI: [UInt8]
     let startedAt: Int64
 
@@ -32,6 +35,11 @@ struct SystemRoutes {
         text += "# HELP pingtxt_start_time_seconds When the hub started (Unix time).\n# TYPE pingtxt_start_time_seconds gauge\n"
         text += "pingtxt_start_time_seconds \(startedAt)\n"
         text += monitoring.metricsText()
+        if let notifications {
+            var families = PrometheusText()
+            notifications.render(into: &families)
+            text += families.text
+        }
         text += ProcessStats.render()
         return .text(200, text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }

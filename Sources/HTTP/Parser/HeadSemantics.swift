@@ -71,8 +71,10 @@ struct HeadSemantics {
         return t
     }
 
-    /// Transfer-Encoding must end in exactly one `chunked`; any other coding
-    /// is one we do not implement (501).
+    /// Transfer-Encoding must end in exactly one `chunked` (RFC 9112 §6.3: a
+    /// request whose final coding is not chunked has no determinable length,
+    /// so `gzip` alone is a 400); a coding before it is one we do not
+    /// implement (501).
     private static func checkChunkedIsFinal(_ elements: [Substring]) throws(HTTPError) {
         // Empty list elements are allowed by RFC 9110 §5.6.1 as long as one is not.
         let codings = elements.filter { !$0.isEmpty }
@@ -88,9 +90,11 @@ struct HeadSemantics {
             }
         }
         if chunkedCount > 1 { throw ParseError.invalidTransferEncoding }
-        if chunkedCount == 1 && !HTTPHeaders.equalNames(String(last), "chunked") { throw ParseError.invalidTransferEncoding }
-        // Only chunked alone is implemented: `gzip, chunked` and `gzip` are 501.
-        if chunkedCount == 0 || codings.count > 1 { throw ParseError.unsupportedTransferCoding }
+        if chunkedCount == 0 || !HTTPHeaders.equalNames(String(trimmed(last)), "chunked") {
+            throw ParseError.invalidTransferEncoding
+        }
+        // Only chunked alone is implemented: `gzip, chunked` is 501.
+        if codings.count > 1 { throw ParseError.unsupportedTransferCoding }
     }
 
     /// One value from every Content-Length field and list element; they must

@@ -173,13 +173,22 @@ public final class MonitoringService: Sendable {
         out += "# HELP pingtxt_checks_in_flight Checks running now.\n# TYPE pingtxt_checks_in_flight gauge\n"
         out += "pingtxt_checks_in_flight \(m.inFlight)\n"
         out += "# HELP pingtxt_db_batched_writes_total Writes committed by the batch writer.\n# TYPE pingtxt_db_batched_writes_total counter\n"
-        out += "pingtxt_db_batched_writes_total \(writes)\npingtxt_db_batches_total \(batches)\n"
+        out += "pingtxt_db_batched_writes_total \(writes)\n"
+        out += "# HELP pingtxt_db_batches_total Transactions the batch writer committed.\n# TYPE pingtxt_db_batches_total counter\n"
+        out += "pingtxt_db_batches_total \(batches)\n"
         out += "# HELP pingtxt_agents Remote agents by status.\n# TYPE pingtxt_agents gauge\n"
         let agentCounts = agents.roster.counts()
         for status in [AgentRoster.Status.pending, .online, .offline] {
             out += "pingtxt_agents{status=\"\(status.rawValue)\"} \(agentCounts[status] ?? 0)\n"
         }
-        return out
+        var families = PrometheusText()
+        families.family("pingtxt_incidents_open", .gauge, help: "Open incidents by kind.")
+        if let open = try? database.read({ try Incidents.openByKind($0) }) {
+            for kind in Set(["down", "degraded", "expiry"]).union(open.keys).sorted() {
+                families.sample("pingtxt_incidents_open", ["kind": kind], open[kind] ?? 0)
+            }
+        }
+        return out + families.text
     }
 }
 

@@ -49,14 +49,22 @@ public final class DeliveryWorker: Sendable {
     let thread = Mutex<ThreadHandle?>(nil)
     let decisions: DecisionSink
     let inFlight = InFlightCounter()
+    /// Final outcomes per channel type, for `/metrics`.
+    let counters: DeliveryCounters
+    /// A row's channel type ("none" for rows of no channel, "unknown" for a deleted one).
+    let channelType: @Sendable (Int64?) -> String
 
     public init(database: Database, transports: [any DeliveryTransport], backoff: Backoff = Backoff(), claimSeconds: Int64 = 120,
+                counters: DeliveryCounters = DeliveryCounters(),
+                channelType: @escaping @Sendable (Int64?) -> String = { $0 == nil ? "none" : "unknown" },
                 clock: @escaping @Sendable () -> Int64 = { Time.now() }) {
         self.database = database
         self.transports = Dictionary(transports.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         self.backoff = backoff
         self.claimSeconds = claimSeconds
         self.clock = clock
+        self.counters = counters
+        self.channelType = channelType
         decisions = DecisionSink(database: database)
     }
 
@@ -106,7 +114,8 @@ public final class DeliveryWorker: Sendable {
         if rows.isEmpty { return 0 }
         let done = Semaphore()
         let byID = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let (backoff, clock, sink) = (backoff, clock, decisions)
+        let (backoff, clock, sink, counters) = (backoff, clock, decisions, counters)
+        let types = Dictionary(rows.map { ($0.id, channelType($0.channelID)) }, uniquingKeysWith: { a, _ in a })
         inFlight.add(rows.count)
         let inFlight = self.inFlight
         let report: @Sendable (Int64, AttemptVerdict) -> Void = { id, verdict in
@@ -114,6 +123,11 @@ public final class DeliveryWorker: Sendable {
             let d = DeliveryDecision.decide(verdict, createdAt: row.createdAt, attempts: row.attempts, now: clock(),
                                             jitter: Double.random(in: 0..<1), backoff: backoff)
             sink.store(id, d, at: clock())
+            switch d {
+            case .sent: counters.record(channelType: types[id] ?? "unknown", sent: true)
+            case .failed: counters.record(channelType: types[id] ?? "unknown", sent: false)
+            case .retry: break
+            }
             inFlight.add(-1)
             done.post()
         }

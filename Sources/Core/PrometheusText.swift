@@ -1,0 +1,62 @@
+/// Prometheus text exposition format (version 0.0.4), written one family at
+/// a time so every family gets its `# HELP` and `# TYPE` lines and label
+/// values are escaped the one way the format asks (`\\`, `\"`, `\n`).
+public struct PrometheusText: Sendable {
+    public enum Kind: String, Sendable { case counter, gauge, summary, histogram }
+
+    public private(set) var text = ""
+
+    public init() {}
+
+    /// Starts a family; the samples that follow belong to it.
+    public mutating func family(_ name: String, _ kind: Kind, help: String) {
+        text += "# HELP \(name) \(Self.escapeHelp(help))\n# TYPE \(name) \(kind.rawValue)\n"
+    }
+
+    public mutating func sample(_ name: String, _ labels: KeyValuePairs<String, String> = [:], _ value: Int) {
+        line(name, labels, String(value))
+    }
+
+    public mutating func sample(_ name: String, _ labels: KeyValuePairs<String, String> = [:], _ value: Double) {
+        line(name, labels, value.isFinite ? "\(value)" : (value.isNaN ? "NaN" : (value > 0 ? "+Inf" : "-Inf")))
+    }
+
+    private mutating func line(_ name: String, _ labels: KeyValuePairs<String, String>, _ value: String) {
+        text += name
+        if !labels.isEmpty {
+            text += "{" + labels.map { "\($0.key)=\"\(Self.escapeLabel($0.value))\"" }.joined(separator: ",") + "}"
+        }
+        text += " " + value + "\n"
+    }
+
+    static func escapeLabel(_ v: String) -> String {
+        var out = ""
+        for ch in v.unicodeScalars {
+            switch ch {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+
+    static func escapeHelp(_ v: String) -> String {
+        v.replacingBackslashesAndNewlines()
+    }
+}
+
+private extension String {
+    func replacingBackslashesAndNewlines() -> String {
+        var out = ""
+        for ch in unicodeScalars {
+            switch ch {
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+}
