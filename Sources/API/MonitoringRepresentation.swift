@@ -10,6 +10,12 @@ enum MonitoringRepresentation {
         if let config = try? MonitorConfig(record: r), case .object(let c) = config.json() {
             for (k, v) in c.entries { o[k] = v }
         }
+        // Credential headers are write-only (SPEC §6); agents get them
+        // through their own protocol, never from here.
+        if case .object(var http)? = o["http"], case .object(let headers)? = http["headers"] {
+            http["headers"] = .object(SecretMask.maskHeaders(headers))
+            o["http"] = .object(http)
+        }
         if r.type == "heartbeat" { o["ping_url"] = .from(pingURL) }
         o["status"] = .string(r.status)
         o["status_since"] = .time(r.statusSince)

@@ -9,6 +9,11 @@ public protocol ChannelSender: Sendable {
     init(config: JSONFields) throws(JSONFieldError)
     /// Keys whose values are write-only (masked in answers).
     static var secretKeys: [String] { get }
+    /// URL keys that are themselves the credential (a chat service's
+    /// webhook URL): answers show only their scheme and host.
+    static var secretURLKeys: [String] { get }
+    /// Keys holding a header map whose credential values are write-only.
+    static var headerMapKeys: [String] { get }
     /// The HTTP request for `notification`, or nil when the type is not
     /// delivered over plain HTTP.
     func request(for notification: Notification) -> OutboundRequest?
@@ -18,6 +23,9 @@ public protocol ChannelSender: Sendable {
 }
 
 extension ChannelSender {
+    public static var secretURLKeys: [String] { [] }
+    public static var headerMapKeys: [String] { [] }
+
     public func outboxPayload(for notification: Notification) -> OutboxPayload? {
         request(for: notification).map { OutboxPayload(transport: "http", text: $0.storedText) }
     }
@@ -79,8 +87,31 @@ public struct Channel: Sendable {
 
     /// The config with secrets replaced by a mask, for answers.
     public var maskedConfig: JSONObject {
+        Self.masked(config, type: type)
+    }
+
+    /// `config` of a channel of `type` as answers show it (SPEC §6).
+    public static func masked(_ config: JSONObject, type: ChannelType) -> JSONObject {
         var c = config
-        for k in type.sender.secretKeys where c[k] != nil && c[k] != .null { c[k] = .string("********") }
+        for k in type.sender.secretKeys where c[k] != nil && c[k] != .null { c[k] = .string(SecretMask.mask) }
+        for k in type.sender.secretURLKeys {
+            if case .string(let u)? = c[k] { c[k] = .string(SecretMask.url(u)) }
+        }
+        for k in type.sender.headerMapKeys {
+            if case .object(let h)? = c[k] { c[k] = .object(SecretMask.maskHeaders(h)) }
+        }
+        return c
+    }
+
+    /// A written `config` with what stands for stored secrets (the mask,
+    /// the masked URL, a left-out secret key) replaced by the stored values.
+    public static func restoringSecrets(_ given: JSONObject, stored: JSONObject, type: ChannelType) -> JSONObject {
+        var c = given
+        for k in type.sender.secretKeys where SecretMask.keepsStored(c[k], stored: stored[k], isURL: false) { c[k] = stored[k] }
+        for k in type.sender.secretURLKeys where SecretMask.keepsStored(c[k], stored: stored[k], isURL: true) { c[k] = stored[k] }
+        for k in type.sender.headerMapKeys {
+            if case .object(let h)? = c[k], case .object(let old)? = stored[k] { c[k] = .object(SecretMask.restoreHeaders(h, stored: old)) }
+        }
         return c
     }
 }

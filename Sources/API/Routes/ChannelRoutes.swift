@@ -19,8 +19,6 @@ struct ChannelRoutes {
         r.post("/api/channels/{id}/test", guarded(test))
     }
 
-    static let mask = "********"
-
     func represent(_ r: ChannelRecord) throws -> JSON {
         let ch = try Channel(record: r)
         let d = try notify.delivery(r.id)
@@ -127,9 +125,7 @@ struct ChannelRoutes {
             config = given.object
             // Secrets: the mask or an absent key keeps the stored value (same type only).
             if existing?.type == type.rawValue {
-                for k in type.sender.secretKeys {
-                    if config[k] == nil || config[k] == .string(mask) { config[k] = oldConfig[k] }
-                }
+                config = Channel.restoringSecrets(config, stored: oldConfig, type: type)
             }
         } else if existing?.type == type.rawValue {
             config = oldConfig

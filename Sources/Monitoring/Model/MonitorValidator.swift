@@ -14,7 +14,13 @@ public enum MonitorValidator {
             throw JSONFieldError(field: "type", message: "type cannot be changed; create a new monitor instead.")
         }
         guard case .object(let base) = existing.json() else { return existing }
-        let merged = merge(base, body.object)
+        var merged = merge(base, body.object)
+        // A credential header sent back as the mask reads shows keeps its value.
+        if case .object(var http)? = merged["http"], case .object(let headers)? = http["headers"],
+           case .object(let oldHTTP)? = base["http"], case .object(let oldHeaders)? = oldHTTP["headers"] {
+            http["headers"] = .object(SecretMask.restoreHeaders(headers, stored: oldHeaders))
+            merged["http"] = .object(http)
+        }
         return try parse(try JSONFields(.object(merged)))
     }
 

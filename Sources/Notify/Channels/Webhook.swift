@@ -7,6 +7,7 @@ import Crypto
 /// every retry, so a receiver can drop duplicates.
 public struct WebhookChannel: ChannelSender {
     public static let secretKeys = ["secret"]
+    public static let headerMapKeys = ["headers"]
     let url: String
     let headers: [(name: String, value: String)]
     let secret: String?
