@@ -14,6 +14,8 @@ public struct APISettings: Sendable {
     public var ssoProviders: [SSOProviderSettings] = []
     /// An extra CA file trusted when talking to SSO providers (`[checks] ca_file`).
     public var ssoExtraCAFile: String?
+    /// `[auth] phone_approval`: offer approving a web sign-in on the phone (SPEC §11).
+    public var phoneApproval: Bool = true
 
     public init() {}
 

@@ -24,6 +24,8 @@ public final class Application: Sendable {
     public let account: AccountService
     public let loginLimiter: LoginRateLimiter
     public let ssoUsers: SSOUserService
+    /// Approving a web sign-in on the phone (SPEC §11).
+    public let loginApprovals: LoginApprovalService
     /// The outbound client for SSO providers; only started when one is configured.
     private let ssoHTTP: ClientEngine?
     private let startedAt = Time.now()
@@ -44,6 +46,7 @@ public final class Application: Sendable {
         account = AccountService(database: database)
         loginLimiter = LoginRateLimiter()
         ssoUsers = SSOUserService(database: database, users: users)
+        loginApprovals = LoginApprovalService(database: database, enabled: settings.phoneApproval)
         ssoHTTP = settings.ssoProviders.isEmpty ? nil : ClientEngine(loops: 1, maxConcurrent: 64, extraCAFile: settings.ssoExtraCAFile)
     }
 
@@ -65,7 +68,8 @@ public final class Application: Sendable {
             userRoutes.register(&r)
             security.register(&r)
             LoginRoutes(web: web, users: users, twoFactor: twoFactor, limiter: loginLimiter, ssoUsers: ssoUsers,
-                        ssoProviders: ssoButtons).register(&r)
+                        approvals: loginApprovals, ssoProviders: ssoButtons).register(&r)
+            LoginApprovalRoutes(web: web, approvals: loginApprovals, limiter: loginLimiter, push: notify?.push).register(&r)
             if let ssoHTTP {
                 SSORoutes(web: web, providers: settings.ssoProviders, http: ssoHTTP, accounts: ssoUsers,
                           publicURL: settings.issuer).register(&r)
@@ -90,7 +94,8 @@ public final class Application: Sendable {
             TokenRoutes(service: oauth, issuer: issuer).register(&r)
             AuthorizeRoutes(service: oauth, signIn: web, issuer: issuer, hubName: settings.hubName).register(&r)
             ConnectedAppsRoutes(access: access, service: oauth, database: database).register(&r)
-            MobileRoutes(access: access, database: database, settings: settings, notify: notify).register(&r)
+            MobileRoutes(access: access, database: database, settings: settings, approvals: loginApprovals, limiter: loginLimiter,
+                         notify: notify).register(&r)
             // The signed-in admin pages of docs/web.md.
             SettingsPage(web: web, tokens: tokens, oauth: oauth, database: database, notify: notify).register(&r)
             TwoFactorPage(web: web, twoFactor: twoFactor, security: security).register(&r)

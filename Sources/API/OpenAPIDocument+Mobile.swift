@@ -1,8 +1,9 @@
 import Core
 
-/// The phone app's endpoints (SPEC §6 "Mobile endpoints" and "Live Activity").
+/// The phone app's endpoints (SPEC §6 "Mobile endpoints" and "Live Activity",
+/// §11 sign-in approvals).
 extension OpenAPIDocument {
-    static let signInOnly = " The device and Live Activity endpoints need an OAuth access token (pma_): "
+    static let signInOnly = " The device, Live Activity and sign-in approval endpoints need an OAuth access token (pma_): "
         + "an API token or a browser session is 403 sign_in_required."
 
     static let mobileOperations: [Operation] = [
@@ -32,6 +33,16 @@ extension OpenAPIDocument {
                   summary: "The activity ended on the phone; only the named activity is forgotten (204 also when it was "
                       + "not the current one)." + signInOnly,
                   auth: "read (OAuth access token)", request: ref("LiveActivityEnded"), success: (204, nil)),
+        Operation(method: "get", path: "/api/mobile/login-approvals",
+                  summary: "Web sign-ins of the caller's user waiting for approval on the phone (the app's Confirm login "
+                      + "screen, for when the push did not arrive). Never the number the browser shows." + signInOnly,
+                  auth: "read (OAuth access token)", success: (200, list("LoginApproval"))),
+        Operation(method: "post", path: "/api/mobile/login-approvals/{id}",
+                  summary: "Answer a sign-in approval: the number the browser shows with approve true signs that browser in; "
+                      + "a wrong number or approve false refuses it (and counts as a failed sign-in). An approval lives 120 s "
+                      + "and is answered once: already ended is 409; another user's or an unknown id is 404." + signInOnly,
+                  auth: "read (OAuth access token)", request: ref("LoginApprovalAnswer"), success: (200, ref("LoginApprovalResult")),
+                  idSchema: ["type": "string", "pattern": "^[A-Za-z0-9_-]{22}$"]),
     ]
 
     static let printableToken: JSON = ["type": "string", "minLength": 1, "maxLength": 4096, "pattern": "^[\\x20-\\x7E]+$",
@@ -69,5 +80,15 @@ extension OpenAPIDocument {
                                "properties": ["device_id": ["type": "integer"], "activity_id": activityID, "token": printableToken]]),
         ("LiveActivityEnded", ["type": "object", "required": ["device_id", "activity_id"],
                                "properties": ["device_id": ["type": "integer"], "activity_id": activityID]]),
+        ("LoginApproval", ["type": "object", "required": ["id", "created_at", "expires_at", "client"], "properties": [
+            "id": ["type": "string", "description": "random, base64url"],
+            "created_at": ["type": "string", "format": "date-time"], "expires_at": ["type": "string", "format": "date-time"],
+            "client": ["type": "string", "description": "the browser's address and name, e.g. \"203.0.113.7 · Firefox\""]]]),
+        ("LoginApprovalAnswer", ["type": "object", "required": ["approve"], "properties": [
+            "code": ["type": "string", "pattern": "^[0-9]{2}$",
+                     "description": "the number the browser shows; required when approve is true"],
+            "approve": ["type": "boolean"]]]),
+        ("LoginApprovalResult", ["type": "object", "required": ["status"],
+                                 "properties": ["status": ["enum": ["approved", "refused"]]]]),
     ]
 }

@@ -17,6 +17,9 @@ enum OpenAPIDocument {
         var requestType = "application/json"
         var successType = "application/json"
         var errorSchema = "Error"
+        /// The `{id}` path parameter's schema: ids are integers (SPEC §2),
+        /// but sign-in approval ids are random strings (§11).
+        var idSchema: JSON = ["type": "integer"]
     }
 
     static func ref(_ name: String) -> JSON { ["$ref": .string("#/components/schemas/\(name)")] }
@@ -241,7 +244,7 @@ enum OpenAPIDocument {
             }
             var parameters: [JSON] = []
             if op.path.contains("{id}") {
-                parameters.append(["name": "id", "in": "path", "required": true, "schema": ["type": "integer"]])
+                parameters.append(["name": "id", "in": "path", "required": true, "schema": op.idSchema])
             }
             if op.path.contains("{slug}") {
                 parameters.append(["name": "slug", "in": "path", "required": true, "schema": ["type": "string"]])

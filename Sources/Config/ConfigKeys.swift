@@ -161,6 +161,9 @@ public enum ConfigKeys {
         .string("hub", "name", \.hub.name, "Name shown on the login and consent pages and in notifications.",
                 parse: { s throws(InvalidValue) in try Validate.displayName(s) }, render: { $0 }),
 
+        .boolean("auth", "phone_approval", \.auth.phoneApproval,
+                 "Users with two-factor authentication and a phone enrolled in the app may approve a web sign-in\non the phone (by the number the browser shows) instead of typing the code; false = only codes."),
+
         .string("smtp", "host", \.smtp.host, "Mail server that email channels send through (a host name or IP address);\nempty = email is not configured.",
                 parse: { s throws(InvalidValue) in try Validate.mailHost(s) }, render: { $0 }),
         .integer("smtp", "port", \.smtp.port, 1...65535, "Mail server port: usually 587 for starttls, 465 for tls."),

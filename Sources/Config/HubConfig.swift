@@ -90,6 +90,13 @@ public struct HubConfig: Sendable, Equatable {
         public init() {}
     }
 
+    /// `[auth]`: sign-in options.
+    public struct AuthSection: Sendable, Equatable {
+        /// Offer approving a web sign-in on the phone instead of typing the TOTP code (SPEC §11).
+        public var phoneApproval = true
+        public init() {}
+    }
+
     /// `[smtp]`: the mail server `email` channels send through. An empty
     /// `host` means email is not configured (email channels then fail with
     /// a message saying so).
@@ -117,6 +124,7 @@ public struct HubConfig: Sendable, Equatable {
     public var checks = Checks()
     public var retention = Retention()
     public var hub = Hub()
+    public var auth = AuthSection()
     public var smtp = SMTP()
     public var agent = Agent()
     public var agents = AgentsSection()

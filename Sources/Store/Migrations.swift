@@ -24,6 +24,7 @@ public enum Migrations {
         Schema0007.migration,
         Schema0010.migration,
         Schema0011.migration,
+        Schema0012.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

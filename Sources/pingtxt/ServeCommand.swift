@@ -58,6 +58,7 @@ enum ServeCommand {
             return s
         }
         settings.ssoExtraCAFile = config.checks.caFile.isEmpty ? nil : config.checks.caFile
+        settings.phoneApproval = config.auth.phoneApproval
         var monitorSettings = MonitoringSettings()
         monitorSettings.location = config.checks.location
         monitorSettings.maxConcurrent = config.checks.maxConcurrent

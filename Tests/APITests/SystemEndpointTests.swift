@@ -29,6 +29,7 @@ import Testing
             ("/api/account/password", ["post"]), ("/api/account/2fa", ["post", "delete"]), ("/api/account/2fa/confirm", ["post"]),
             ("/api/mobile/config", ["get"]), ("/api/mobile/devices", ["get", "post"]), ("/api/mobile/devices/{id}", ["delete"]),
             ("/api/mobile/live-activity/start-token", ["put"]), ("/api/mobile/live-activity/token", ["put", "delete"]),
+            ("/api/mobile/login-approvals", ["get"]), ("/api/mobile/login-approvals/{id}", ["post"]),
             ("/api/settings", ["get", "patch"]),
         ]
         for (path, methods) in expected {
@@ -36,6 +37,10 @@ import Testing
                 #expect(paths[path]?[method]?["responses"] != nil, "\(method) \(path) missing")
             }
         }
+        // Sign-in approval ids are strings (SPEC §11), other ids integers.
+        let approvalID = paths["/api/mobile/login-approvals/{id}"]?["post"]?["parameters"]?.arrayValue?.first
+        #expect(approvalID?["schema"]?["type"]?.stringValue == "string")
+        #expect(paths["/api/users/{id}"]?["get"]?["parameters"]?.arrayValue?.first?["schema"]?["type"]?.stringValue == "integer")
         // Every $ref points at a schema the document defines.
         let schemas = doc["components"]?["schemas"]?.objectValue?.keys ?? []
         for ref in refs(in: doc) {

@@ -153,4 +153,26 @@ import Store
         #expect(PushMessages.liveActivity(.nothing, content: .none, previous: .none, id: "x", platform: "ios", hubID: "h",
                                           hubName: "n", timestamp: 1) == nil)
     }
+
+    /// SPEC §11: the sign-in approval request, and never the number in it.
+    @Test func loginApprovalMessage() throws {
+        let m = PushMessages.loginApproval(approvalID: "Zm9vYmFyYmF6cXV4cXV1eA", client: "203.0.113.7 · Firefox", to: Self.device,
+                                           id: "outbox-9", hubID: "hub-abc", hubName: "Ops hub", expiresAt: 1_764_400_120)
+        #expect(m["id"]?.stringValue == "outbox-9")
+        #expect(m["token"]?.stringValue == "apns-token-1" && m["platform"]?.stringValue == "ios")
+        #expect(m["kind"]?.stringValue == "alert" && m["priority"]?.intValue == 10)
+        #expect(m["expires_at"]?.intValue == 1_764_400_120)
+        #expect(m["collapse_id"]?.stringValue == "login-approval-Zm9vYmFyYmF6cXV4cXV1eA")
+        let p = try #require(m["payload"])
+        let aps = try #require(p["aps"])
+        #expect(aps["category"]?.stringValue == "LOGIN_APPROVAL")
+        #expect(aps["interruption-level"]?.stringValue == "time-sensitive")
+        #expect(aps["sound"]?.stringValue == "default")
+        #expect(aps["alert"]?["title"]?.stringValue == "Sign in to Ops hub?")
+        #expect(aps["alert"]?["body"]?.stringValue?.hasPrefix("203.0.113.7 · Firefox is signing in") == true)
+        #expect(p["hub_id"]?.stringValue == "hub-abc")
+        #expect(p["approval_id"]?.stringValue == "Zm9vYmFyYmF6cXV4cXV1eA")
+        #expect(p["client"]?.stringValue == "203.0.113.7 · Firefox")
+        #expect(Set(p.objectValue?.keys ?? []) == ["aps", "hub_id", "approval_id", "client"])
+    }
 }

@@ -7,12 +7,17 @@ import Store
 /// `/api/mobile` (SPEC §6 "Mobile endpoints"): what the phone app calls with
 /// its `pma_` access token. A phone is bound to the OAuth sign-in whose token
 /// enrolled it, so revoking that sign-in removes the phone (see
-/// `OAuthStore.revokeSignIn`); that is why the device and Live Activity
-/// endpoints refuse API tokens and browser sessions, which have no sign-in.
+/// `OAuthStore.revokeSignIn`); that is why the device, Live Activity and
+/// sign-in approval endpoints refuse API tokens and browser sessions, which
+/// have no sign-in.
 struct MobileRoutes {
     let access: Access
     let database: Database
     let settings: APISettings
+    /// Sign-in approvals the phone answers (SPEC §11, `MobileRoutes+LoginApprovals`).
+    let approvals: LoginApprovalService
+    /// A refused approval counts as a failed second factor of the account.
+    let limiter: LoginRateLimiter
     /// Told when a phone reports a Live Activity token, so it gets the
     /// current outage at once (nil in tests without alerting).
     var notify: NotifyService?
@@ -26,6 +31,8 @@ struct MobileRoutes {
         r.put("/api/mobile/live-activity/start-token", guarded(setStartToken))
         r.put("/api/mobile/live-activity/token", guarded(setActivityToken))
         r.delete("/api/mobile/live-activity/token", guarded(endActivity))
+        r.get("/api/mobile/login-approvals", guarded(pendingApprovals))
+        r.post("/api/mobile/login-approvals/{id}", guarded(answerApproval))
     }
 
     /// The caller's sign-in, after the usual read check (401 before 403).

@@ -3,13 +3,16 @@ import Crypto
 import HTTP
 import Store
 
-/// `/login`, `/login/2fa` and `/logout` (the signed-in `/` is `MonitorPages`).
+/// `/login`, `/login/2fa` and `/logout` (the signed-in `/` is `MonitorPages`;
+/// approving on the phone instead of a code is `LoginApprovalRoutes`).
 struct LoginRoutes {
     let web: WebLayer
     let users: UserService
     let twoFactor: TwoFactorService
     let limiter: LoginRateLimiter
     let ssoUsers: SSOUserService
+    /// Whether the second-factor page offers approving on the phone (SPEC §11).
+    let approvals: LoginApprovalService
     /// One "Sign in with <name>" button each.
     let ssoProviders: [(id: String, name: String)]
 
@@ -78,7 +81,8 @@ struct LoginRoutes {
         let next = WebLayer.safeNext(req.query("next"))
         guard let s = web.anySession(req) else { return web.loginRedirect(next: next) }
         if s.session.isActive { return web.redirect(next) }
-        return web.page(title: "Two-factor authentication", body: Templates.twoFactor(csrf: s.csrf, next: next))
+        return web.page(title: "Two-factor authentication",
+                        body: Templates.twoFactor(csrf: s.csrf, next: next, phoneApproval: try approvals.isOffered(to: s.user)))
     }
 
     func verifyCode(_ req: HTTPRequest) throws -> HTTPResponse {
@@ -91,7 +95,8 @@ struct LoginRoutes {
         guard try twoFactor.verify(userID: s.user.id, code: req.form("code") ?? "") else {
             limiter.recordFailure(account: s.user.email, address: req.clientAddress, factor: .secondFactor)
             return web.page(title: "Two-factor authentication",
-                            body: Templates.twoFactor(csrf: s.csrf, next: next, error: "That code is not valid. Try the next one."))
+                            body: Templates.twoFactor(csrf: s.csrf, next: next, error: "That code is not valid. Try the next one.",
+                                                      phoneApproval: try approvals.isOffered(to: s.user)))
         }
         limiter.recordSuccess(account: s.user.email, factor: .secondFactor)
         guard let active = try web.sessions.activate(id: s.session.id) else { return web.loginRedirect(next: next) }

@@ -1,12 +1,15 @@
 /// The one HTML layout of the hub's pages: no scripts, no external
 /// resources (the CSP forbids them anyway), readable at phone width.
 enum PageLayout {
-    static func render(title: String, hubName: String, body: String) -> String {
+    /// `refresh`: reload after that many seconds (from `url` when given).
+    /// The pages that wait for something (a phone's approval) poll this way
+    /// because they run no script.
+    static func render(title: String, hubName: String, body: String, refresh: (seconds: Int, url: String?)? = nil) -> String {
         """
         <!doctype html>
         <html lang="en">
         <head>
-        <meta charset="utf-8">
+        <meta charset="utf-8">\(refreshTag(refresh))
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="referrer" content="no-referrer">
         <title>\(h(title)) · \(h(hubName))</title>
@@ -23,6 +26,7 @@ enum PageLayout {
         button.secondary{background:#e6e9ef;color:#1d2330}
         .error{background:#fdecec;color:#8a1c1c;padding:.6rem .75rem;border-radius:8px;margin:0 0 1rem}
         .hint{color:#667;font-size:.9rem}
+        .approval-code{font-size:3rem;font-weight:700;letter-spacing:.1em;text-align:center;margin:1rem 0}
         @media (max-width:30rem){main{margin:0;min-height:100vh;border-radius:0;box-shadow:none}}
         </style>
         </head>
@@ -35,5 +39,11 @@ enum PageLayout {
         </html>
 
         """
+    }
+
+    private static func refreshTag(_ refresh: (seconds: Int, url: String?)?) -> String {
+        guard let refresh else { return "" }
+        let content = refresh.url.map { "\(refresh.seconds); url=\($0)" } ?? "\(refresh.seconds)"
+        return "\n<meta http-equiv=\"refresh\" content=\"\(h(content))\">"
     }
 }

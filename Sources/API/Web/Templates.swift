@@ -32,7 +32,9 @@ enum Templates {
         }.joined(separator: "\n")
     }
 
-    static func twoFactor(csrf: String, next: String, error: String? = nil) -> String {
+    /// `phoneApproval`: also offer approving on the phone (SPEC §11), a
+    /// separate form so the code field stays the default action.
+    static func twoFactor(csrf: String, next: String, error: String? = nil, phoneApproval: Bool = false) -> String {
         """
         <h1>Two-factor authentication</h1>
         \(errorBox(error))
@@ -44,6 +46,7 @@ enum Templates {
         <p class="hint">Lost your phone? Enter one of your recovery codes instead.</p>
         <button type="submit">Verify</button>
         </form>
+        \(phoneApproval ? approveForm(csrf: csrf, next: next, label: "Approve on my phone instead") : "")
         """
     }
 

@@ -67,12 +67,13 @@ struct WebLayer: Sendable {
 
     /// A full HTML page (`body` is already-escaped HTML) with the headers
     /// every page sends.
-    func page(title: String, body: String, status: Int = 200) -> HTTPResponse {
-        Self.page(title: title, body: body, status: status, hubName: settings.hubName)
+    func page(title: String, body: String, status: Int = 200, refresh: (seconds: Int, url: String?)? = nil) -> HTTPResponse {
+        Self.page(title: title, body: body, status: status, hubName: settings.hubName, refresh: refresh)
     }
 
-    static func page(title: String, body: String, status: Int = 200, hubName: String) -> HTTPResponse {
-        var r = HTTPResponse.text(status, PageLayout.render(title: title, hubName: hubName, body: body),
+    static func page(title: String, body: String, status: Int = 200, hubName: String,
+                     refresh: (seconds: Int, url: String?)? = nil) -> HTTPResponse {
+        var r = HTTPResponse.text(status, PageLayout.render(title: title, hubName: hubName, body: body, refresh: refresh),
                                   contentType: "text/html; charset=utf-8")
         addSecurityHeaders(&r.headers)
         return r

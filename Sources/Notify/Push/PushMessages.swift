@@ -1,9 +1,10 @@
 import Core
 
 /// The relay messages of SPEC §6, built as pure functions (tested against
-/// tables): one alert to one phone, and the Live Activity start, update and
-/// end. The message id is the outbox row's (`outbox-<id>`), so a retry after
-/// a crash carries the same id and the relay can drop the duplicate.
+/// tables): one alert to one phone, a sign-in approval request (§11), and
+/// the Live Activity start, update and end. The message id is the outbox
+/// row's (`outbox-<id>`), so a retry after a crash carries the same id and
+/// the relay can drop the duplicate.
 public enum PushMessages {
     /// Where a message goes.
     public struct Device: Sendable, Equatable {
@@ -72,6 +73,32 @@ public enum PushMessages {
         if let i = n.incidentID { payload["incident_id"] = .int(i) }
         return message(id: n.messageID, device: device, kind: "alert", priority: 10, collapseID: thread,
                        expiresAt: n.at + (n.event == nil ? testLifetime : alertLifetime), payload: payload)
+    }
+
+    /// A request to approve a web sign-in (SPEC §11): `LOGIN_APPROVAL` (the
+    /// app's category with the approve / refuse actions), time-sensitive, and
+    /// `approval_id` and `client` beside `hub_id`. The number the browser
+    /// shows is never in it: the person holding the phone must read it off
+    /// the screen of the sign-in they started. It expires with the approval.
+    public static func loginApproval(approvalID: String, client: String, to device: Device, id: String, hubID: String,
+                                     hubName: String, expiresAt: Int64) -> JSON {
+        var aps = JSONObject()
+        aps["alert"] = .object(JSONObject([
+            ("title", .string("Sign in to \(hubName)?")),
+            ("body", .string("\(client) is signing in to your account. Approve only if it is you, "
+                + "with the number your browser shows.")),
+        ]))
+        aps["sound"] = .string("default")
+        aps["category"] = .string("LOGIN_APPROVAL")
+        aps["thread-id"] = .string("login-approval")
+        aps["interruption-level"] = .string("time-sensitive")
+        var payload = JSONObject()
+        payload["aps"] = .object(aps)
+        payload["hub_id"] = .string(hubID)
+        payload["approval_id"] = .string(approvalID)
+        payload["client"] = .string(client)
+        return message(id: id, device: device, kind: "alert", priority: 10, collapseID: "login-approval-\(approvalID)",
+                       expiresAt: expiresAt, payload: payload)
     }
 
     static func message(id: String, device: Device, kind: String, priority: Int64, collapseID: String?, expiresAt: Int64,

@@ -3,7 +3,8 @@ import Store
 
 /// `push` rows: relay messages, sent in requests of at most 500 (SPEC §6).
 /// Each claim is sent on its own short-lived thread so a slow relay never
-/// holds up webhooks claimed beside it. Per-message results decide each row;
+/// holds up webhooks claimed beside it. A message past its `expires_at` is
+/// not sent (it fails as expired). Per-message results decide each row;
 /// `invalid_token` removes the phone; a 401 registers again once and retries.
 public struct PushTransport: DeliveryTransport {
     public let name = "push"
@@ -23,9 +24,16 @@ public struct PushTransport: DeliveryTransport {
             return
         }
         var messages: [(row: OutboxRecord, id: String, json: JSON)] = []
+        let now = Time.now()
         for r in rows {
             guard let json = try? JSON.parse(r.payload), let id = json["id"]?.stringValue else {
                 report(r.id, .permanent(error: "unreadable payload"))
+                continue
+            }
+            // Past its `expires_at` the platform would drop it anyway; for a
+            // sign-in approval (120 s) a late retry would show a dead request.
+            if let expires = json["expires_at"]?.intValue, expires <= now {
+                report(r.id, .permanent(error: "expired before it could be delivered"))
                 continue
             }
             messages.append((r, id, json))
