@@ -67,7 +67,8 @@ public final class Log: Sendable {
             // agents, an SSO provider's `error`): a CR or LF must not start a
             // forged line, so anything but plain printable text is quoted
             // with its control characters escaped.
-            line = "\(ts) \(level.name) \(JSONText.needsQuoting(msg) ? JSONText.quote(msg) : msg)"
+            // A message is prose with spaces: quoted only when it holds a control character.
+            line = "\(ts) \(level.name) \(msg.unicodeScalars.contains(where: JSONText.isControl) ? JSONText.quote(msg) : msg)"
             for (k, v) in fields {
                 let key = JSONText.needsQuoting(k) ? JSONText.quote(k) : k
                 line += " \(key)=" + (JSONText.needsQuoting(v) || v.contains(where: { $0 == "=" }) ? JSONText.quote(v) : v)

@@ -20,14 +20,22 @@ public protocol ChannelSender: Sendable {
     /// What one outbox row carries for `notification` (default: the HTTP
     /// request); nil writes no row.
     func outboxPayload(for notification: Notification) -> OutboxPayload?
+    /// How this service's HTTP answer is read: sent, temporary (with the
+    /// service's wait, in whatever form it gives it) or permanent, with the
+    /// service's own reason kept in the error (default: `genericVerdict()`).
+    static func verdict(for answer: ServiceAnswer) -> AttemptVerdict
 }
 
 extension ChannelSender {
     public static var secretURLKeys: [String] { [] }
     public static var headerMapKeys: [String] { [] }
+    public static func verdict(for answer: ServiceAnswer) -> AttemptVerdict { answer.genericVerdict() }
 
+    /// The HTTP request, stamped with the channel type that reads its answer.
     public func outboxPayload(for notification: Notification) -> OutboxPayload? {
-        request(for: notification).map { OutboxPayload(transport: "http", text: $0.storedText) }
+        guard var r = request(for: notification) else { return nil }
+        if r.service == nil { r.service = ChannelType.of(Self.self)?.rawValue }
+        return OutboxPayload(transport: "http", text: r.storedText)
     }
 }
 
@@ -43,6 +51,11 @@ public struct OutboxPayload: Sendable, Equatable {
 
 public enum ChannelType: String, Sendable, CaseIterable {
     case webhook, slack, discord, teams, mattermost, telegram, ntfy, email, mobile
+
+    /// The type whose sender is `sender`.
+    public static func of(_ sender: any ChannelSender.Type) -> ChannelType? {
+        allCases.first { ObjectIdentifier($0.sender) == ObjectIdentifier(sender) }
+    }
 
     public var sender: any ChannelSender.Type {
         switch self {

@@ -7,16 +7,22 @@ public struct OutboundRequest: Sendable, Equatable {
     public var url: String
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// The channel type that built it (`ChannelType` raw value), so the
+    /// transport reads the answer the way that service writes it; nil for
+    /// rows stored before the field existed (read generically).
+    public var service: String?
 
-    public init(method: String = "POST", url: String, headers: [(name: String, value: String)], body: [UInt8]) {
+    public init(method: String = "POST", url: String, headers: [(name: String, value: String)], body: [UInt8],
+                service: String? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.service = service
     }
 
     public static func == (a: OutboundRequest, b: OutboundRequest) -> Bool {
-        a.method == b.method && a.url == b.url && a.body == b.body
+        a.method == b.method && a.url == b.url && a.body == b.body && a.service == b.service
             && a.headers.count == b.headers.count
             && zip(a.headers, b.headers).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
@@ -27,8 +33,10 @@ public struct OutboundRequest: Sendable, Equatable {
     /// (the bodies are UTF-8 text: JSON or plain text).
     public var storedText: String {
         let h: [JSON] = headers.map { .array([.string($0.name), .string($0.value)]) }
-        return JSON.object(JSONObject([("method", .string(method)), ("url", .string(url)), ("headers", .array(h)),
-                                       ("body", .string(bodyText))])).text
+        var o = JSONObject([("method", .string(method)), ("url", .string(url)), ("headers", .array(h)),
+                            ("body", .string(bodyText))])
+        if let service { o["service"] = .string(service) }
+        return JSON.object(o).text
     }
 
     public init?(storedText: String) {
@@ -41,7 +49,7 @@ public struct OutboundRequest: Sendable, Equatable {
             }
             headers.append((n, v))
         }
-        self.init(method: method, url: url, headers: headers, body: Array(body.utf8))
+        self.init(method: method, url: url, headers: headers, body: Array(body.utf8), service: j["service"]?.stringValue)
     }
 
     /// A JSON POST.

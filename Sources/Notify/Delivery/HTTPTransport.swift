@@ -25,9 +25,16 @@ public struct HTTPTransport: DeliveryTransport {
             cr.timeoutMillis = timeoutMillis
             cr.followRedirects = false
             cr.maxBodyBytes = 64 << 10
+            let sender = req.service.flatMap(ChannelType.init(rawValue:))?.sender
             engine.execute(cr) { result in
-                report(row.id, .http(status: result.response?.status, retryAfter: result.response?.headers["Retry-After"],
-                                     failure: result.errorDescription ?? result.failure.map { "\($0)" }))
+                guard let response = result.response else {
+                    report(row.id, .temporary(error: result.errorDescription ?? result.failure.map { "\($0)" } ?? "network error",
+                                              retryAfter: nil))
+                    return
+                }
+                let answer = ServiceAnswer(status: response.status, headers: response.headers.map { ($0.name, $0.value) },
+                                           body: response.body)
+                report(row.id, sender?.verdict(for: answer) ?? answer.genericVerdict())
             }
         }
     }
