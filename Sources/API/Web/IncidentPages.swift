@@ -15,16 +15,16 @@ struct IncidentPages {
 
     func register(_ r: inout RouteTable) {
         r.get("/incidents", web.signedInPage(list))
-        r.post("/incidents/{id}/acknowledge", web.writeForm(acknowledge))
+        r.post("/incidents/{id}/acknowledge", web.signedInForm(page: "/incidents", rule: .write, acknowledge))
     }
 
-    func list(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+    func list(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         let (open, closed, names) = try monitoring.database.read { c in
             (try Incidents.list(c, status: "open", monitorID: nil, beforeID: nil, limit: 500),
              try Incidents.list(c, status: "closed", monitorID: nil, beforeID: nil, limit: Self.recentClosed),
              Dictionary(try Monitors.all(c).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a }))
         }
-        return web.adminPage(s, title: "Incidents", current: "/incidents", template: "incidents.html", [
+        return web.adminPage(s, title: "Incidents", current: "/incidents", template: "incidents.html", fields: [
             "open": .list(open.map { Self.item($0, monitorName: names[$0.monitorID]) }),
             "closed": .list(closed.map { Self.item($0, monitorName: names[$0.monitorID]) }),
         ], flash: Flash.message(req))
@@ -45,9 +45,9 @@ struct IncidentPages {
         ]
     }
 
-    func acknowledge(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+    func acknowledge(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         let id = try req.intParameter("id")
-        _ = try monitoring.acknowledge(incidentID: id, by: s.user.email, userID: s.user.id)
+        _ = try monitoring.acknowledge(incidentID: id, by: s.principal.user.email, userID: s.principal.user.id)
         return web.redirect("/incidents?flash=acknowledged")
     }
 }

@@ -12,8 +12,8 @@ struct MaintenancePages {
 
     func register(_ r: inout RouteTable) {
         r.get("/maintenance", web.signedInPage(list))
-        r.post("/maintenance", web.writeForm(create))
-        r.post("/maintenance/{id}/delete", web.writeForm(delete))
+        r.post("/maintenance", web.signedInForm(page: "/maintenance", rule: .write, create))
+        r.post("/maintenance/{id}/delete", web.signedInForm(page: "/maintenance", rule: .write, delete))
     }
 
     /// What was typed, kept when the form comes back with an error.
@@ -24,7 +24,7 @@ struct MaintenancePages {
         var monitorIDs: Set<String> = []
     }
 
-    func list(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+    func list(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         let now = Time.now()
         // Default: a one-hour window starting at the next full hour.
         let start = (now / 3600 + 1) * 3600
@@ -32,7 +32,7 @@ struct MaintenancePages {
         return try page(s, typed: typed, error: nil, flash: Flash.message(req))
     }
 
-    func page(_ s: WebSessionContext, typed: Typed, error: JSONFieldError?, flash: String?) throws -> HTTPResponse {
+    func page(_ s: SignedIn, typed: Typed, error: JSONFieldError?, flash: String?) throws -> HTTPResponse {
         let now = Time.now()
         let (windows, monitors) = try monitoring.database.read { c in
             (try MaintenanceWindows.list(c, beforeID: nil, limit: 200), try Monitors.all(c))
@@ -62,11 +62,11 @@ struct MaintenancePages {
             let base = error.field.split(separator: "[").first.map(String.init) ?? error.field
             ctx["invalid"] = .object([base: .bool(true)])
         }
-        return web.adminPage(s, title: "Maintenance", current: "/maintenance", template: "maintenance.html", ctx,
+        return web.adminPage(s, title: "Maintenance", current: "/maintenance", template: "maintenance.html", fields: ctx,
                              flash: flash, status: error == nil ? 200 : 400)
     }
 
-    func create(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+    func create(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         let typed = Typed(title: req.form("title") ?? "", startsAt: req.form("starts_at") ?? "", endsAt: req.form("ends_at") ?? "",
                           monitorIDs: Set(req.formValues("monitor_ids")))
         // Ids that are not numbers are passed as strings: the validator names them.
@@ -81,7 +81,7 @@ struct MaintenancePages {
             return try page(s, typed: typed, error: error, flash: nil)
         }
         do {
-            _ = try monitoring.createMaintenance(input, by: s.user.email)
+            _ = try monitoring.createMaintenance(input, by: s.principal.user.email)
         } catch MonitoringError.notFound(let message) {
             // A monitor deleted while the form was open.
             return try page(s, typed: typed, error: JSONFieldError(field: "monitor_ids", message: message), flash: nil)
@@ -89,7 +89,7 @@ struct MaintenancePages {
         return web.redirect("/maintenance?flash=scheduled")
     }
 
-    func delete(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+    func delete(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         try monitoring.deleteMaintenance(id: try req.intParameter("id"))
         return web.redirect("/maintenance?flash=window-deleted")
     }

@@ -19,18 +19,18 @@ struct MonitorPages {
     func register(_ r: inout RouteTable) {
         r.get("/", web.signedInPage(dashboard))
         r.get("/monitors/new", web.signedInPage(newForm))
-        r.post("/monitors", web.writeForm(create))
+        r.post("/monitors", web.signedInForm(page: "/monitors/new", rule: .write, create))
         r.get("/monitors/{id}", web.signedInPage(show))
         // Check now waits for the check (and agents, up to 15 s): the blocking pool.
-        r.postBlocking("/monitors/{id}/check", web.writeForm(check))
-        r.post("/monitors/{id}/pause", web.writeForm(pause))
-        r.post("/monitors/{id}/resume", web.writeForm(resume))
-        r.post("/monitors/{id}/delete", web.writeForm(delete))
+        r.postBlocking("/monitors/{id}/check", web.signedInForm(page: "/", rule: .write, check))
+        r.post("/monitors/{id}/pause", web.signedInForm(page: "/", rule: .write, pause))
+        r.post("/monitors/{id}/resume", web.signedInForm(page: "/", rule: .write, resume))
+        r.post("/monitors/{id}/delete", web.signedInForm(page: "/", rule: .write, delete))
     }
 
     // MARK: dashboard
 
-    func dashboard(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+    func dashboard(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         let now = Time.now()
         let rows = try monitoring.database.read { c in
             try Monitors.all(c).map { m in
@@ -48,7 +48,7 @@ struct MonitorPages {
             ]
         }
         return web.adminPage(s, title: "Monitors", current: "/", template: "dashboard.html",
-                             ["monitors": .list(items)], flash: Flash.message(req))
+                             fields: ["monitors": .list(items)], flash: Flash.message(req))
     }
 
     static func sample(_ r: CheckResultRecord) -> ChartSample {
@@ -100,16 +100,16 @@ struct MonitorPages {
         }
     }
 
-    func newForm(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+    func newForm(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         formPage(s, MonitorForm(), error: nil)
     }
 
-    func formPage(_ s: WebSessionContext, _ form: MonitorForm, error: JSONFieldError?) -> HTTPResponse {
-        web.adminPage(s, title: "New monitor", current: "/", template: "monitor_new.html", form.context(error: error),
+    func formPage(_ s: SignedIn, _ form: MonitorForm, error: JSONFieldError?) -> HTTPResponse {
+        web.adminPage(s, title: "New monitor", current: "/", template: "monitor_new.html", fields: form.context(error: error),
                       status: error == nil ? 200 : 400)
     }
 
-    func create(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+    func create(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         let form = MonitorForm(req)
         let config: MonitorConfig
         do {
@@ -123,7 +123,7 @@ struct MonitorPages {
 
     // MARK: one monitor
 
-    func show(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+    func show(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         let now = Time.now()
         let (record, day, recent, incidents) = try monitoring.database.read { c in
@@ -158,22 +158,22 @@ struct MonitorPages {
             "chart": .string(chart), "chart_summary": .string(Charts.historySummary(samples, from: now - 86_400, to: now)),
             "results": .list(results), "incidents": .list(incidentItems),
         ]
-        return web.adminPage(s, title: record.name, current: "/", template: "monitor.html", context, flash: Flash.message(req))
+        return web.adminPage(s, title: record.name, current: "/", template: "monitor.html", fields: context, flash: Flash.message(req))
     }
 
-    func check(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+    func check(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         _ = try monitoring.checkNow(id: id)
         return web.redirect("/monitors/\(id)?flash=checked")
     }
 
-    func pause(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+    func pause(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         _ = try monitoring.pause(id: id)
         return web.redirect("/monitors/\(id)?flash=paused")
     }
 
-    func resume(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+    func resume(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         _ = try monitoring.resume(id: id)
         return web.redirect("/monitors/\(id)?flash=resumed")
@@ -183,7 +183,7 @@ struct MonitorPages {
     /// carries a required checkbox: the browser asks for it without any
     /// script, and a POST without it (an old form, a stray click through a
     /// tool) deletes nothing.
-    func delete(_ req: HTTPRequest, _ s: WebSessionContext) throws -> HTTPResponse {
+    func delete(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         guard req.form("confirm") == "yes" else { return web.redirect("/monitors/\(id)?flash=confirm-delete") }
         try monitoring.delete(id: id)

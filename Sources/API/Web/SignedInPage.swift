@@ -18,11 +18,15 @@ struct SignedIn: Sendable {
 }
 
 extension WebLayer {
-    /// A signed-in GET page; not signed in → `303 /login?next=<path>`.
+    /// A signed-in GET page; not signed in → `303 /login?next=<path and query>`,
+    /// which comes back here afterwards.
     func signedInPage(_ body: @escaping @Sendable (HTTPRequest, SignedIn) throws -> HTTPResponse) -> HTTPHandler {
         let web = self
         return guardedPage { req in
-            guard let s = web.currentSession(req) else { return web.loginRedirect(next: req.path) }
+            guard let s = web.currentSession(req) else {
+                let next = req.head.query.isEmpty ? req.path : req.path + "?" + req.head.query
+                return web.loginRedirect(next: WebLayer.safeNext(next))
+            }
             return try body(req, Self.context(s, req))
         }
     }
@@ -37,7 +41,12 @@ extension WebLayer {
             guard let s = web.currentSession(req) else { return web.loginRedirect(next: page) }
             try web.checkCSRF(req, session: s)
             let ctx = Self.context(s, req)
-            try Access.authorize(ctx.principal, rule)
+            do {
+                try Access.authorize(ctx.principal, rule)
+            } catch let e as HTTPError where e.code == "insufficient_scope" {
+                // A person, not a token: say it in their terms.
+                throw HTTPError(403, "insufficient_scope", "Your account is read-only: it can see everything but change nothing.")
+            }
             return try body(req, ctx)
         }
     }
@@ -52,6 +61,21 @@ extension WebLayer {
         AdminPage.respond(ctx.session, hubName: settings.hubName, title: title, current: current,
                           body: TemplateLibrary.render(template, values), flash: flash, error: error, script: script,
                           status: status)
+    }
+
+    /// A full admin page from a template's fields: adds `csrf`, `can_write`
+    /// and, for each list field `x`, `has_x` (`{{#has_x}}` wraps a table
+    /// around `{{#x}}` rows: a list section alone would repeat the table).
+    func adminPage(_ ctx: SignedIn, title: String, current: String, template: String, fields: [String: TemplateValue],
+                   flash: String? = nil, error: String? = nil, status: Int = 200) -> HTTPResponse {
+        var values = fields
+        for (key, value) in fields {
+            if case .list(let items) = value { values["has_" + key] = .bool(!items.isEmpty) }
+        }
+        values["csrf"] = .string(ctx.csrf)
+        values["can_write"] = .bool(ctx.canWrite)
+        return adminPage(ctx, title: title, current: current, template: template, .object(values), flash: flash, error: error,
+                         status: status)
     }
 
     /// A refusal a person can fix on the form (validation, conflict, a wrong

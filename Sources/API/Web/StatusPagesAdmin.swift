@@ -13,20 +13,16 @@ struct StatusPagesAdmin {
     static let flashes = ["created": "Status page created.", "deleted": "Status page deleted."]
 
     func register(_ r: inout RouteTable) {
-        r.get("/status-pages", web.guardedPage(show))
-        r.post("/status-pages", web.guardedPage(create))
-        r.post("/status-pages/{id}/delete", web.guardedPage(delete))
+        r.get("/status-pages", web.signedInPage(show))
+        r.post("/status-pages", web.signedInForm(page: "/status-pages", rule: .write, create))
+        r.post("/status-pages/{id}/delete", web.signedInForm(page: "/status-pages", rule: .write, delete))
     }
 
-    func show(_ req: HTTPRequest) throws -> HTTPResponse {
-        guard let session = web.currentSession(req) else { return web.loginRedirect(next: "/status-pages") }
-        return try render(session, flash: req.query("flash").flatMap { Self.flashes[$0] })
+    func show(_ req: HTTPRequest, _ session: SignedIn) throws -> HTTPResponse {
+        try render(session, flash: req.query("flash").flatMap { Self.flashes[$0] })
     }
 
-    func create(_ req: HTTPRequest) throws -> HTTPResponse {
-        guard let session = web.currentSession(req) else { return web.loginRedirect(next: "/status-pages") }
-        try web.checkCSRF(req, session: session)
-        try Self.requireWriter(session)
+    func create(_ req: HTTPRequest, _ session: SignedIn) throws -> HTTPResponse {
         let fields = FormCoding.decode(String(decoding: req.body, as: UTF8.self))
         let form = FormInput(fields)
         do {
@@ -41,18 +37,9 @@ struct StatusPagesAdmin {
         return web.redirect("/status-pages?flash=created")
     }
 
-    func delete(_ req: HTTPRequest) throws -> HTTPResponse {
-        guard let session = web.currentSession(req) else { return web.loginRedirect(next: "/status-pages") }
-        try web.checkCSRF(req, session: session)
-        try Self.requireWriter(session)
+    func delete(_ req: HTTPRequest, _ session: SignedIn) throws -> HTTPResponse {
         try pages.delete(id: try req.intParameter("id"))
         return web.redirect("/status-pages?flash=deleted")
-    }
-
-    static func requireWriter(_ session: WebSessionContext) throws(HTTPError) {
-        guard session.user.role == "admin" else {
-            throw HTTPError(403, "insufficient_scope", "Readonly users cannot change status pages.")
-        }
     }
 
     /// What the form sent, kept to re-render it after a validation error.
@@ -83,9 +70,9 @@ struct StatusPagesAdmin {
         }
     }
 
-    func render(_ session: WebSessionContext, form: FormInput = FormInput(), flash: String? = nil, error: String? = nil,
+    func render(_ session: SignedIn, form: FormInput = FormInput(), flash: String? = nil, error: String? = nil,
                 status: Int = 200) throws -> HTTPResponse {
-        let canWrite = session.user.role == "admin"
+        let canWrite = session.canWrite
         let (rows, monitors) = try pages.database.read { c in
             (try StatusPages.list(c, afterID: nil, limit: 1000), try Monitors.all(c))
         }
@@ -101,7 +88,7 @@ struct StatusPagesAdmin {
             "csrf": .string(session.csrf), "monitors": .list(options), "form_error": .optional(error),
             "form": ["title": .string(form.title), "slug": .string(form.slug), "description": .string(form.description)],
         ])
-        return AdminPage.respond(session, hubName: web.settings.hubName, title: "Status pages", current: "/status-pages",
+        return AdminPage.respond(session.session, hubName: web.settings.hubName, title: "Status pages", current: "/status-pages",
                                  body: body, flash: flash, status: status)
     }
 }

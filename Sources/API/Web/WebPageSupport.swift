@@ -1,52 +1,6 @@
 import Core
 import HTTP
 
-/// What the signed-in pages share: the session or the login redirect, the
-/// writer check for POSTs, flash messages from a fixed list, and time text.
-extension WebLayer {
-    /// A GET page for signed-in users; anyone else gets `303` to the login
-    /// page, which comes back here afterwards.
-    func signedInPage(_ body: @escaping @Sendable (HTTPRequest, WebSessionContext) throws -> HTTPResponse) -> HTTPHandler {
-        guardedPage { req in
-            guard let s = currentSession(req) else {
-                let next = req.head.query.isEmpty ? req.path : req.path + "?" + req.head.query
-                return loginRedirect(next: WebLayer.safeNext(next))
-            }
-            return try body(req, s)
-        }
-    }
-
-    /// A form POST that writes: signed in (else the login redirect), the CSRF
-    /// field right, and an admin (readonly users get `403`, rendered as a page
-    /// by `guardedPage`). CSRF is checked first so a forged request learns
-    /// nothing about the account.
-    func writeForm(_ body: @escaping @Sendable (HTTPRequest, WebSessionContext) throws -> HTTPResponse) -> HTTPHandler {
-        guardedPage { req in
-            guard let s = currentSession(req) else { return loginRedirect(next: "/") }
-            try checkCSRF(req, session: s)
-            guard s.canWrite else {
-                throw HTTPError(403, "insufficient_scope", "Your account is read-only: it can see everything but change nothing.")
-            }
-            return try body(req, s)
-        }
-    }
-
-    /// A signed-in page through the admin layout.
-    func adminPage(_ s: WebSessionContext, title: String, current: String, template: String, _ context: [String: TemplateValue],
-                   flash: String? = nil, error: String? = nil, status: Int = 200) -> HTTPResponse {
-        var ctx = context
-        // `{{#has_x}}` wraps a table around `{{#x}}` rows: a list section
-        // would repeat the whole table per item.
-        for (key, value) in context {
-            if case .list(let items) = value { ctx["has_" + key] = .bool(!items.isEmpty) }
-        }
-        ctx["csrf"] = .string(s.csrf)
-        ctx["can_write"] = .bool(s.canWrite)
-        return AdminPage.respond(s, hubName: settings.hubName, title: title, current: current,
-                                 body: TemplateLibrary.render(template, .object(ctx)), flash: flash, error: error, status: status)
-    }
-}
-
 extension HTTPRequest {
     /// Every value of a repeated form field (a multi-select), in order.
     func formValues(_ name: String) -> [String] {
@@ -54,11 +8,6 @@ extension HTTPRequest {
         guard type == "application/x-www-form-urlencoded" else { return [] }
         return FormCoding.decode(String(decoding: body, as: UTF8.self)).filter { $0.name == name }.map(\.value)
     }
-}
-
-extension WebSessionContext {
-    /// Admins write; readonly users see the same pages without write forms.
-    var canWrite: Bool { user.role == "admin" }
 }
 
 /// After a successful POST the page answers `303` to a GET page with
