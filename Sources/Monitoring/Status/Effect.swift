@@ -1,0 +1,30 @@
+/// Timeline `event` names used in `Effect.timeline`.
+public enum TimelineEvent {
+    public static let opened = "opened"
+    public static let closed = "closed"
+    /// The cause of an open `down` incident changed (detail: the new cause).
+    public static let stillDown = "still_down"
+    /// A location started / stopped seeing an open `down` incident's monitor down.
+    public static let locationDown = "location_down"
+    public static let locationUp = "location_up"
+    /// A location started seeing an open `degraded` incident's monitor degraded
+    /// (`location_up` when it stops).
+    public static let locationDegraded = "location_degraded"
+    /// An open `expiry` incident now sees a different certificate, still within the threshold.
+    public static let certificateChanged = "certificate_changed"
+    /// Recorded by the API, never by the state machine.
+    public static let acknowledged = "acknowledged"
+}
+
+/// What the caller must do after an `apply` (persist, notify). Effects come in
+/// a fixed order; see `StateMachine`.
+public enum Effect: Sendable, Equatable {
+    case statusChanged(from: MonitorStatus, to: MonitorStatus)
+    case openIncident(kind: IncidentKind, cause: String, locations: [String])
+    /// `reason`: "recovered", "paused", "certificate renewed", …
+    case closeIncident(kind: IncidentKind, reason: String)
+    /// A timeline entry on the open incident of that kind (see `TimelineEvent`).
+    case timeline(kind: IncidentKind, event: String, detail: String)
+    /// A notification; `suppressed` = the monitor is in maintenance (record, don't send).
+    case event(kind: EventKind, cause: String, locations: [String], suppressed: Bool)
+}
