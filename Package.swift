@@ -18,7 +18,7 @@ let package = Package(
 
         // Leaf modules.
         .target(name: "Core", dependencies: ["CShims"]),
-        .target(name: "Crypto", dependencies: ["COpenSSL", "CShims", "Core"]),
+        .target(name: "Crypto", dependencies: ["COpenSSL", "Core"]),
         .target(name: "HTTP", dependencies: ["Core", "CLinux", "CShims"]),
         .target(name: "Store", dependencies: ["CSQLite", "CShims", "Core"]),
         .target(name: "Config", dependencies: ["Core"]),
@@ -30,14 +30,15 @@ let package = Package(
         // Domain.
         .target(name: "Auth", dependencies: ["Core", "Crypto", "Store"]),
         .target(name: "Monitoring", dependencies: ["Core", "Crypto", "Net", "DNS", "Store"]),
-        .target(name: "Notify", dependencies: ["Core", "Store", "Net", "HTTP", "Crypto", "Mail"]),
+        .target(name: "Notify", dependencies: ["Core", "Store", "Net", "Crypto", "Mail"]),
         .target(name: "Agent", dependencies: ["Core", "HTTP", "Net", "Monitoring"]),
 
-        // Surface.
-        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring", "Notify", "QR", "Net"],
+        // Surface. Each target's dependencies are exactly the modules its
+        // files import (CShims: the C libraries its .c file includes).
+        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Crypto", "Monitoring", "Notify", "QR", "Net"],
                 resources: [.embedInCode("Resources")]),
         .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring", "Notify", "Mail",
-                                                        "Net", "Agent"]),
+                                                        "Net", "Agent", "CShims"]),
         .executableTarget(name: "FuzzHTTPParser", dependencies: ["HTTP"]),
         .executableTarget(name: "CheckBench", dependencies: ["Net", "Core"]),
 
@@ -47,15 +48,15 @@ let package = Package(
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "QRTests", dependencies: ["QR"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Core"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "Core"]),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Crypto", "Store", "Core", "TestSupport"]),
-        .testTarget(name: "APITests", dependencies: ["API", "Auth", "HTTP", "Core", "Crypto", "Store", "Mail", "TestSupport"]),
-        .testTarget(name: "NetTests", dependencies: ["Net", "HTTP", "Core", "Crypto", "TestSupport"]),
+        .testTarget(name: "APITests", dependencies: ["API", "Auth", "HTTP", "Core", "Crypto", "Store", "Mail", "DNS", "TestSupport"]),
+        .testTarget(name: "NetTests", dependencies: ["Net", "HTTP", "Core", "TestSupport"]),
         .testTarget(name: "DNSTests", dependencies: ["DNS", "Core", "TestSupport"]),
         .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "Core", "Store"]),
         .testTarget(name: "MailTests", dependencies: ["Mail", "Core", "TestSupport"]),
-        .testTarget(name: "AgentTests", dependencies: ["Agent", "Monitoring", "Net", "HTTP", "Core", "TestSupport"]),
-        .testTarget(name: "NotifyTests", dependencies: ["Notify", "Core", "Crypto", "Store", "Monitoring", "Net", "Mail", "TestSupport"]),
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "Monitoring", "Net", "Core", "TestSupport"]),
+        .testTarget(name: "NotifyTests", dependencies: ["Notify", "Core", "Store", "Monitoring", "Net", "Mail", "TestSupport"]),
     ]
 )
