@@ -30,7 +30,7 @@ struct AgentAccess: Sendable {
         guard let header = request.headers["Authorization"] else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters()
+        let token = parts[1].trimmingSpaces()
         return token.isEmpty ? nil : token
     }
 

@@ -8,7 +8,7 @@ extension HTTPRequest {
         guard !body.isEmpty else {
             throw HTTPError(400, "body_required", "This request needs a JSON body.")
         }
-        let type = headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingCharacters() } ?? ""
+        let type = headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingSpaces() } ?? ""
         guard type.lowercased() == "application/json" || (type.lowercased().hasPrefix("application/") && type.lowercased().hasSuffix("+json")) else {
             throw HTTPError(415, "unsupported_media_type", "Send the body as application/json.")
         }
@@ -23,14 +23,6 @@ extension HTTPRequest {
     }
 }
 
-extension Substring {
-    func trimmingCharacters() -> String {
-        var s = self
-        while s.first == " " || s.first == "\t" { s = s.dropFirst() }
-        while s.last == " " || s.last == "\t" { s = s.dropLast() }
-        return String(s)
-    }
-}
 
 extension HTTPResponse {
     static func json(_ value: JSON, status: Int = 200) -> HTTPResponse {

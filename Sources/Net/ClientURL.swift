@@ -91,7 +91,7 @@ public struct ClientURL: Sendable, Equatable, CustomStringConvertible {
 
     /// Resolves a `Location` value against this URL (RFC 3986 §5.2).
     public func resolve(_ reference: String) throws(ClientFailure) -> ClientURL {
-        let ref = reference.trimmingASCIIWhitespace()
+        let ref = reference.trimmingWhitespace()
         guard !ref.isEmpty else { return self }
         // Absolute: has a scheme (letters, digits, + - . before the first ':' and no '/' before it).
         if let colon = ref.utf8.firstIndex(of: UInt8(ascii: ":")) {
@@ -160,13 +160,4 @@ func removeDotSegments(_ path: String) -> String {
     var result = (absolute ? "/" : "") + output.joined(separator: "/")
     if trailingSlash && !result.hasSuffix("/") { result += "/" }
     return result
-}
-
-extension String {
-    func trimmingASCIIWhitespace() -> String {
-        var u = Substring(self)
-        while let f = u.first, f == " " || f == "\t" || f == "\r" || f == "\n" { u.removeFirst() }
-        while let l = u.last, l == " " || l == "\t" || l == "\r" || l == "\n" { u.removeLast() }
-        return String(u)
-    }
 }

@@ -221,7 +221,7 @@ public struct HTTPResponseParser {
         if !te.isEmpty {
             if !cl.isEmpty { throw .conflictingFraming }
             let codings = te.flatMap { $0.split(separator: ",") }
-                .map { String($0).trimmingASCIIWhitespace().lowercased() }
+                .map { String($0).trimmingWhitespace().lowercased() }
                 .filter { !$0.isEmpty }
             state = codings.last == "chunked" ? .chunkSize : .closeDelimited
             return
@@ -229,7 +229,7 @@ public struct HTTPResponseParser {
         if !cl.isEmpty {
             var length: Int?
             for element in cl.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
-                let text = String(element).trimmingASCIIWhitespace()
+                let text = String(element).trimmingWhitespace()
                 guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy(isDigit),
                       let v = Int(text) else { throw .badContentLength }
                 if let length, length != v { throw .badContentLength }

@@ -38,7 +38,7 @@ struct AuthorizeRoutes {
     }
 
     func decide(_ req: HTTPRequest) throws -> HTTPResponse {
-        let type = req.headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingCharacters().lowercased() }
+        let type = req.headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingSpaces().lowercased() }
         guard type == "application/x-www-form-urlencoded" else {
             return OAuthPages.error("The consent form must be posted as a form.", status: 415)
         }

@@ -47,7 +47,7 @@ struct TokenRoutes {
     /// The form body as name → value; a parameter sent twice is an error
     /// (RFC 6749 §3.2).
     private func form(_ req: HTTPRequest) throws(OAuthError) -> [String: String] {
-        let type = req.headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingCharacters().lowercased() }
+        let type = req.headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingSpaces().lowercased() }
         guard type == "application/x-www-form-urlencoded" else {
             throw OAuthError("invalid_request", "Send the parameters as application/x-www-form-urlencoded.")
         }

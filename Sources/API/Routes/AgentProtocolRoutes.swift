@@ -35,7 +35,7 @@ struct AgentProtocolRoutes {
     /// `If-None-Match: "a", "b"` or `*`; weak comparison (RFC 9110 §13.1.2).
     static func matches(_ header: String, _ etag: String) -> Bool {
         header.split(separator: ",").contains { item in
-            var t = item.trimmingCharacters()
+            var t = item.trimmingSpaces()
             if t == "*" { return true }
             if t.hasPrefix("W/") { t = String(t.dropFirst(2)) }
             return t == etag

@@ -155,7 +155,7 @@ final class OIDCProviderClient: Sendable {
     static func cacheLifetime(_ header: String?) -> Int64 {
         var age: Int64 = 3600
         for part in (header ?? "").split(separator: ",") {
-            let p = part.trimmingCharacters().lowercased()
+            let p = part.trimmingSpaces().lowercased()
             if p.hasPrefix("max-age="), let n = Int64(p.dropFirst(8)) { age = n }
         }
         return min(max(age, minCache), maxCache)

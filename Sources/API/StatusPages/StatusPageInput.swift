@@ -14,7 +14,7 @@ struct StatusPageInput: Sendable, Equatable {
     /// Validates a create body, or a PATCH merged onto `existing`. Whether
     /// the monitors exist is checked by the service (it needs the database).
     static func parse(_ b: JSONFields, existing: StatusPageInput? = nil) throws(JSONFieldError) -> StatusPageInput {
-        let title = Substring(try b.string("title") ?? existing?.title ?? "").trimmingCharacters()
+        let title = Substring(try b.string("title") ?? existing?.title ?? "").trimmingSpaces()
         guard !title.isEmpty, TextLimit.fits(String(title), characters: 200) else {
             throw JSONFieldError(field: "title", message: "title is required, at most \(TextLimit.describe(characters: 200)).")
         }
@@ -22,7 +22,7 @@ struct StatusPageInput: Sendable, Equatable {
         guard validSlug(slug) else {
             throw JSONFieldError(field: "slug", message: "slug must be 1 to 64 characters of a-z, 0-9 and -, not starting with -.")
         }
-        let description = Substring(try b.string("description") ?? existing?.description ?? "").trimmingCharacters()
+        let description = Substring(try b.string("description") ?? existing?.description ?? "").trimmingSpaces()
         guard TextLimit.fits(String(description), characters: 2000) else {
             throw JSONFieldError(field: "description", message: "description is at most \(TextLimit.describe(characters: 2000)).")
         }

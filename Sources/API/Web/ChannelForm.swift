@@ -85,8 +85,8 @@ enum ChannelForm {
             guard let colon = line.firstIndex(of: ":") else {
                 throw JSONFieldError(field: "config.headers", message: "config.headers: write each header as Name: value on its own line.")
             }
-            let name = line[..<colon].trimmingCharacters()
-            let value = line[line.index(after: colon)...].trimmingCharacters()
+            let name = line[..<colon].trimmingSpaces()
+            let value = line[line.index(after: colon)...].trimmingSpaces()
             out[name] = .string(value)
         }
         return out

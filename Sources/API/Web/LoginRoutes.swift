@@ -49,7 +49,7 @@ struct LoginRoutes {
             throw WebLayer.csrfFailed
         }
         let next = WebLayer.safeNext(req.form("next"))
-        let email = (req.form("email") ?? "").trimmingCharacters(in: " \t")
+        let email = (req.form("email") ?? "").trimmingWhitespace()
         let password = req.form("password") ?? ""
         if let wait = limiter.retryAfter(account: email, address: req.clientAddress) {
             throw Self.tooMany(wait)
@@ -118,14 +118,5 @@ struct LoginRoutes {
     static func tooMany(_ wait: Int64) -> HTTPError {
         HTTPError(429, "rate_limited", "Too many failed sign-in attempts. Try again in \(max(1, (wait + 59) / 60)) minute(s).",
                   headers: ["Retry-After": String(wait)])
-    }
-}
-
-private extension String {
-    func trimmingCharacters(in set: String) -> String {
-        var s = Substring(self)
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return String(s)
     }
 }

@@ -67,7 +67,7 @@ struct MonitorPages {
 
         init(_ req: HTTPRequest) {
             values = [:]
-            for f in Self.fields { values[f] = Substring(req.form(f) ?? "").trimmingCharacters() }
+            for f in Self.fields { values[f] = Substring(req.form(f) ?? "").trimmingSpaces() }
         }
 
         /// The API body: numbers that parse become integers; anything else is

@@ -7,7 +7,7 @@ struct WebForm: Sendable {
     let pairs: [(name: String, value: String)]
 
     init(_ req: HTTPRequest) {
-        let type = req.headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingCharacters().lowercased() }
+        let type = req.headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingSpaces().lowercased() }
         pairs = type == "application/x-www-form-urlencoded" ? FormCoding.decode(String(decoding: req.body, as: UTF8.self)) : []
     }
 

@@ -4,7 +4,7 @@ import HTTP
 extension HTTPRequest {
     /// Every value of a repeated form field (a multi-select), in order.
     func formValues(_ name: String) -> [String] {
-        let type = headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingCharacters().lowercased() }
+        let type = headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingSpaces().lowercased() }
         guard type == "application/x-www-form-urlencoded" else { return [] }
         return FormCoding.decode(String(decoding: body, as: UTF8.self)).filter { $0.name == name }.map(\.value)
     }
@@ -46,7 +46,7 @@ enum WebTime {
     /// A `datetime-local` value (`2026-11-30T16:54`, read as UTC) as RFC 3339;
     /// anything else is passed on unchanged so the API's validator names it.
     static func fromLocalInput(_ text: String) -> String {
-        let t = Substring(text).trimmingCharacters()
+        let t = Substring(text).trimmingSpaces()
         let b = Array(t.utf8)
         if b.count == 16, b[10] == UInt8(ascii: "T") { return t + ":00Z" }
         if b.count == 19, b[10] == UInt8(ascii: "T") { return t + "Z" }

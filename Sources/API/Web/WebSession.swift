@@ -124,7 +124,7 @@ extension HTTPRequest {
     /// A field of an `application/x-www-form-urlencoded` body; nil when the
     /// body is not declared so (a form must not arrive as another type).
     func form(_ name: String) -> String? {
-        let type = headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingCharacters().lowercased() }
+        let type = headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingSpaces().lowercased() }
         guard type == "application/x-www-form-urlencoded" else { return nil }
         return FormCoding.decode(String(decoding: body, as: UTF8.self)).first { $0.name == name }?.value
     }

@@ -11,7 +11,7 @@ public struct StatusRanges: Sendable, Equatable, CustomStringConvertible {
     public init?(_ text: String) {
         var out: [ClosedRange<Int>] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let item = part.trimmingCharacters(in: " ")
+            let item = part.trimmingSpaces()
             let bounds = item.split(separator: "-", omittingEmptySubsequences: false)
             guard bounds.count == 1 || bounds.count == 2,
                   let low = Int(bounds[0]), let high = Int(bounds.last!),
@@ -29,14 +29,5 @@ public struct StatusRanges: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         ranges.map { $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }
             .joined(separator: ",")
-    }
-}
-
-extension Substring {
-    func trimmingCharacters(in set: String) -> String {
-        var s = self
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return String(s)
     }
 }

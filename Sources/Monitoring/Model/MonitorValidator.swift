@@ -37,7 +37,7 @@ public enum MonitorValidator {
     }
 
     static func parse(_ b: JSONFields) throws(JSONFieldError) -> MonitorConfig {
-        let name = try b.requiredString("name").trimmingSpaces()
+        let name = try b.requiredString("name").trimmingWhitespace()
         guard !name.isEmpty, TextLimit.fits(name, characters: 200) else {
             throw JSONFieldError(field: "name", message: "name must be 1 to \(TextLimit.describe(characters: 200)).")
         }
@@ -169,11 +169,5 @@ public enum MonitorValidator {
         }
         let period = try f.int("period", in: 10...31_536_000) ?? 3600
         return .period(seconds: period, grace: grace)
-    }
-}
-
-extension String {
-    func trimmingSpaces() -> String {
-        Substring(self).trimmingCharacters(in: " \t\n\r")
     }
 }

@@ -15,18 +15,18 @@ enum Targets {
             }
             return nil
         case .http:
-            guard let t = target?.trimmingSpaces(), t.utf8.count <= 2048, let url = ParsedURL(t) else {
+            guard let t = target?.trimmingWhitespace(), t.utf8.count <= 2048, let url = ParsedURL(t) else {
                 throw JSONFieldError(field: "target", message: "target must be an http:// or https:// URL (at most 2048 bytes) such as https://api.example.com/health.")
             }
             _ = url
             return t
         case .tcp, .tls:
-            guard let t = target?.trimmingSpaces(), hostPort(t) != nil else {
+            guard let t = target?.trimmingWhitespace(), hostPort(t) != nil else {
                 throw JSONFieldError(field: "target", message: "target must be host:port, such as db.internal:5432 or [::1]:443.")
             }
             return t
         case .dns:
-            guard let t = target?.trimmingSpaces(), isHostname(t) else {
+            guard let t = target?.trimmingWhitespace(), isHostname(t) else {
                 throw JSONFieldError(field: "target", message: "target must be a host name such as example.com.")
             }
             return t

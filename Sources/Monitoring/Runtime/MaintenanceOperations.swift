@@ -17,7 +17,7 @@ public struct MaintenanceInput: Sendable {
     /// Validates a create body, or a PATCH merged onto `existing`.
     public static func parse(_ b: JSONFields, existing: MaintenanceRecord? = nil) throws(JSONFieldError) -> MaintenanceInput {
         let title = try b.string("title") ?? existing?.title ?? ""
-        let trimmed = title.trimmingSpaces()
+        let trimmed = title.trimmingWhitespace()
         guard !trimmed.isEmpty, TextLimit.fits(trimmed, characters: 200) else {
             throw JSONFieldError(field: "title", message: "title is required, at most \(TextLimit.describe(characters: 200)).")
         }

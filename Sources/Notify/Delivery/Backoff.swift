@@ -45,16 +45,7 @@ public struct Backoff: Sendable {
 
     /// `Retry-After` as delta-seconds (HTTP dates are not honoured: treated as absent).
     public static func parseRetryAfter(_ value: String?) -> Int64? {
-        guard let v = value?.trimmingSpaces, !v.isEmpty, v.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), v.count <= 9 else { return nil }
+        guard let v = value?.trimmingSpaces(), !v.isEmpty, v.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), v.count <= 9 else { return nil }
         return Int64(v)
-    }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while s.first == " " || s.first == "\t" { s.removeFirst() }
-        while s.last == " " || s.last == "\t" { s.removeLast() }
-        return String(s)
     }
 }
