@@ -1,23 +1,22 @@
+import Core
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Process metrics read from /proc (resident memory, CPU time, open fds).
 enum ProcessStats {
-    static func render() -> String {
-        var out = ""
+    static func render(into out: inout PrometheusText) {
         if let rss = residentBytes() {
-            out += "# HELP process_resident_memory_bytes Resident memory size in bytes.\n# TYPE process_resident_memory_bytes gauge\n"
-            out += "process_resident_memory_bytes \(rss)\n"
+            out.family("process_resident_memory_bytes", .gauge, help: "Resident memory size in bytes.")
+            out.sample("process_resident_memory_bytes", rss)
         }
         var usage = rusage()
         if getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 {
             let seconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
                 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-            out += "# HELP process_cpu_seconds_total User and system CPU time spent.\n# TYPE process_cpu_seconds_total counter\n"
-            out += "process_cpu_seconds_total \(seconds)\n"
+            out.family("process_cpu_seconds_total", .counter, help: "User and system CPU time spent.")
+            out.sample("process_cpu_seconds_total", seconds)
         }
-        return out
     }
 
     /// Resident pages from /proc/self/statm (its second field) times the page size.

@@ -13,13 +13,17 @@ public struct PrometheusText: Sendable {
         text += "# HELP \(name) \(Self.escapeHelp(help))\n# TYPE \(name) \(kind.rawValue)\n"
     }
 
-    public mutating func sample(_ name: String, _ labels: KeyValuePairs<String, String> = [:], _ value: Int) {
+    public mutating func sample(_ name: String, _ labels: KeyValuePairs<String, String>, _ value: some BinaryInteger) {
         line(name, labels, String(value))
     }
 
-    public mutating func sample(_ name: String, _ labels: KeyValuePairs<String, String> = [:], _ value: Double) {
+    public mutating func sample(_ name: String, _ value: some BinaryInteger) { sample(name, [:], value) }
+
+    public mutating func sample(_ name: String, _ labels: KeyValuePairs<String, String>, _ value: Double) {
         line(name, labels, value.isFinite ? "\(value)" : (value.isNaN ? "NaN" : (value > 0 ? "+Inf" : "-Inf")))
     }
+
+    public mutating func sample(_ name: String, _ value: Double) { sample(name, [:], value) }
 
     private mutating func line(_ name: String, _ labels: KeyValuePairs<String, String>, _ value: String) {
         text += name

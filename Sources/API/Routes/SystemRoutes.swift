@@ -29,18 +29,16 @@ struct SystemRoutes {
 
     func renderMetrics(_ req: HTTPRequest) throws -> HTTPResponse {
         if !settings.metricsPublic { _ = try access.check(req, .read) }
-        var text = metrics.render()
-        text += "# HELP pingtxt_build_info Version of the running hub.\n# TYPE pingtxt_build_info gauge\n"
-        text += "pingtxt_build_info{version=\"\(settings.version)\"} 1\n"
-        text += "# HELP pingtxt_start_time_seconds When the hub started (Unix time).\n# TYPE pingtxt_start_time_seconds gauge\n"
-        text += "pingtxt_start_time_seconds \(startedAt)\n"
-        text += monitoring.metricsText()
-        if let notifications {
-            var families = PrometheusText()
-            notifications.render(into: &families)
-            text += families.text
-        }
-        text += ProcessStats.render()
+        var out = PrometheusText()
+        metrics.render(into: &out)
+        out.family("pingtxt_build_info", .gauge, help: "Version of the running hub.")
+        out.sample("pingtxt_build_info", ["version": settings.version], 1)
+        out.family("pingtxt_start_time_seconds", .gauge, help: "When the hub started (Unix time).")
+        out.sample("pingtxt_start_time_seconds", startedAt)
+        monitoring.metrics(into: &out)
+        notifications?.render(into: &out)
+        ProcessStats.render(into: &out)
+        let text = out.text
         return .text(200, text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

@@ -1,3 +1,4 @@
+import Core
 import Synchronization
 
 /// Request counters for `/metrics`: requests by route and status, requests
@@ -18,35 +19,19 @@ public final class HTTPMetrics: Sendable {
     }
 
     /// Prometheus text exposition of these metrics.
-    public func render() -> String {
-        var out = "# HELP pingtxt_http_requests_total HTTP requests answered, by method, route and status.\n"
-        out += "# TYPE pingtxt_http_requests_total counter\n"
+    public func render(into out: inout PrometheusText) {
+        out.family("pingtxt_http_requests_total", .counter, help: "HTTP requests answered, by method, route and status.")
         let snapshot = counts.withLock { $0 }
         for (key, n) in snapshot.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
-            out += "pingtxt_http_requests_total{method=\"\(key.method)\",route=\"\(Self.escape(key.route))\",status=\"\(key.status)\"} \(n)\n"
+            out.sample("pingtxt_http_requests_total", ["method": key.method, "route": key.route, "status": String(key.status)], n)
         }
         let d = durations.withLock { $0 }
-        out += "# HELP pingtxt_http_request_duration_seconds Time from a request's end to its answer being queued.\n"
-        out += "# TYPE pingtxt_http_request_duration_seconds summary\n"
-        out += "pingtxt_http_request_duration_seconds_sum \(d.sum)\n"
-        out += "pingtxt_http_request_duration_seconds_count \(d.count)\n"
-        out += "# HELP pingtxt_http_requests_in_flight Requests being handled now.\n"
-        out += "# TYPE pingtxt_http_requests_in_flight gauge\n"
-        out += "pingtxt_http_requests_in_flight \(inFlight.load(ordering: .relaxed))\n"
-        out += "# HELP pingtxt_http_open_connections Open client connections.\n"
-        out += "# TYPE pingtxt_http_open_connections gauge\n"
-        out += "pingtxt_http_open_connections \(openConnections.load(ordering: .relaxed))\n"
-        return out
-    }
-
-    static func escape(_ s: String) -> String {
-        s.replacingOccurrences("\\", "\\\\").replacingOccurrences("\"", "\\\"").replacingOccurrences("\n", "\\n")
-    }
-}
-
-extension String {
-    func replacingOccurrences(_ target: String, _ replacement: String) -> String {
-        guard contains(target) else { return self }
-        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+        out.family("pingtxt_http_request_duration_seconds", .summary, help: "Time from a request's end to its answer being queued.")
+        out.sample("pingtxt_http_request_duration_seconds_sum", d.sum)
+        out.sample("pingtxt_http_request_duration_seconds_count", d.count)
+        out.family("pingtxt_http_requests_in_flight", .gauge, help: "Requests being handled now.")
+        out.sample("pingtxt_http_requests_in_flight", inFlight.load(ordering: .relaxed))
+        out.family("pingtxt_http_open_connections", .gauge, help: "Open client connections.")
+        out.sample("pingtxt_http_open_connections", openConnections.load(ordering: .relaxed))
     }
 }

@@ -162,33 +162,32 @@ public final class MonitoringService: Sendable {
     }
 
     /// Metrics for `/metrics`.
-    public func metricsText() -> String {
+    public func metrics(into out: inout PrometheusText) {
         let m = scheduler.metrics()
         let (writes, batches) = writer.stats
-        var out = "# HELP pingtxt_checks_total Checks started by the scheduler.\n# TYPE pingtxt_checks_total counter\n"
-        out += "pingtxt_checks_total \(checksRun.load(ordering: .relaxed))\n"
-        out += "# HELP pingtxt_check_lateness_ms Delay between a check's due time and its start.\n# TYPE pingtxt_check_lateness_ms summary\n"
-        out += "pingtxt_check_lateness_ms{quantile=\"0.5\"} \(m.latenessP50)\npingtxt_check_lateness_ms{quantile=\"0.99\"} \(m.latenessP99)\n"
-        out += "pingtxt_check_lateness_ms_count \(m.latenessCount)\n"
-        out += "# HELP pingtxt_checks_in_flight Checks running now.\n# TYPE pingtxt_checks_in_flight gauge\n"
-        out += "pingtxt_checks_in_flight \(m.inFlight)\n"
-        out += "# HELP pingtxt_db_batched_writes_total Writes committed by the batch writer.\n# TYPE pingtxt_db_batched_writes_total counter\n"
-        out += "pingtxt_db_batched_writes_total \(writes)\n"
-        out += "# HELP pingtxt_db_batches_total Transactions the batch writer committed.\n# TYPE pingtxt_db_batches_total counter\n"
-        out += "pingtxt_db_batches_total \(batches)\n"
-        out += "# HELP pingtxt_agents Remote agents by status.\n# TYPE pingtxt_agents gauge\n"
+        out.family("pingtxt_checks_total", .counter, help: "Checks started by the scheduler.")
+        out.sample("pingtxt_checks_total", checksRun.load(ordering: .relaxed))
+        out.family("pingtxt_check_lateness_ms", .summary, help: "Delay between a check's due time and its start.")
+        out.sample("pingtxt_check_lateness_ms", ["quantile": "0.5"], m.latenessP50)
+        out.sample("pingtxt_check_lateness_ms", ["quantile": "0.99"], m.latenessP99)
+        out.sample("pingtxt_check_lateness_ms_count", m.latenessCount)
+        out.family("pingtxt_checks_in_flight", .gauge, help: "Checks running now.")
+        out.sample("pingtxt_checks_in_flight", m.inFlight)
+        out.family("pingtxt_db_batched_writes_total", .counter, help: "Writes committed by the batch writer.")
+        out.sample("pingtxt_db_batched_writes_total", writes)
+        out.family("pingtxt_db_batches_total", .counter, help: "Transactions the batch writer committed.")
+        out.sample("pingtxt_db_batches_total", batches)
+        out.family("pingtxt_agents", .gauge, help: "Remote agents by status.")
         let agentCounts = agents.roster.counts()
         for status in [AgentRoster.Status.pending, .online, .offline] {
-            out += "pingtxt_agents{status=\"\(status.rawValue)\"} \(agentCounts[status] ?? 0)\n"
+            out.sample("pingtxt_agents", ["status": status.rawValue], agentCounts[status] ?? 0)
         }
-        var families = PrometheusText()
-        families.family("pingtxt_incidents_open", .gauge, help: "Open incidents by kind.")
+        out.family("pingtxt_incidents_open", .gauge, help: "Open incidents by kind.")
         if let open = try? database.read({ try Incidents.openByKind($0) }) {
             for kind in Set(["down", "degraded", "expiry"]).union(open.keys).sorted() {
-                families.sample("pingtxt_incidents_open", ["kind": kind], open[kind] ?? 0)
+                out.sample("pingtxt_incidents_open", ["kind": kind], open[kind] ?? 0)
             }
         }
-        return out + families.text
     }
 }
 
