@@ -15,17 +15,8 @@ import Glibc
 enum AgentCommand {
     static func run(_ args: Arguments) throws -> Int32 {
         try args.allow(["config", "hub", "token", "name", "log-format", "log-level"])
-        var config = try CLI.loadConfig(args)
-        if let format = args.options["log-format"] {
-            guard let f = Log.Format(rawValue: format) else { throw CLIError("--log-format must be text or json") }
-            config.log.format = f
-        }
-        if let level = args.options["log-level"] {
-            guard let l = Log.Level(name: level) else { throw CLIError("--log-level must be debug, info, warn or error") }
-            config.log.level = l
-        }
+        let config = try CLI.loadConfigAndLogging(args)
         let settings = try makeSettings(args, config)
-        Log.shared.configure(level: config.log.level, format: config.log.format)
 
         // Before any thread starts, so only the signal thread below sees them.
         pt_block_signals()

@@ -66,6 +66,22 @@ enum CLI {
         try HubConfig.load(path: args.options["config"], environment: HubConfig.processEnvironment())
     }
 
+    /// The config with `--log-format` and `--log-level` applied over it, and
+    /// the logger configured from the result (`serve` and `agent`).
+    static func loadConfigAndLogging(_ args: Arguments) throws -> HubConfig {
+        var config = try loadConfig(args)
+        if let format = args.options["log-format"] {
+            guard let f = Log.Format(rawValue: format) else { throw CLIError("--log-format must be text or json") }
+            config.log.format = f
+        }
+        if let level = args.options["log-level"] {
+            guard let l = Log.Level(name: level) else { throw CLIError("--log-level must be debug, info, warn or error") }
+            config.log.level = l
+        }
+        Log.shared.configure(level: config.log.level, format: config.log.format)
+        return config
+    }
+
     static func openDatabase(_ config: HubConfig) throws -> Database {
         do {
             return try Database(path: config.database.path, readers: config.database.readers,

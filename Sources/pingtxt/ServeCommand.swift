@@ -19,16 +19,7 @@ import Glibc
 enum ServeCommand {
     static func run(_ args: Arguments) throws -> Int32 {
         try args.allow(["config", "log-format", "log-level"])
-        var config = try CLI.loadConfig(args)
-        if let format = args.options["log-format"] {
-            guard let f = Log.Format(rawValue: format) else { throw CLIError("--log-format must be text or json") }
-            config.log.format = f
-        }
-        if let level = args.options["log-level"] {
-            guard let l = Log.Level(name: level) else { throw CLIError("--log-level must be debug, info, warn or error") }
-            config.log.level = l
-        }
-        Log.shared.configure(level: config.log.level, format: config.log.format)
+        let config = try CLI.loadConfigAndLogging(args)
 
         // Before any thread starts, so every thread inherits the mask and
         // only sigwait below sees these signals.
