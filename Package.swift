@@ -35,7 +35,7 @@ let package = Package(
 
         // Surface. Each target's dependencies are exactly the modules its
         // files import (CShims: the C libraries its .c file includes).
-        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Crypto", "Monitoring", "Notify", "QR", "Net"],
+        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring", "Notify", "QR", "Net"],
                 resources: [.embedInCode("Resources")]),
         .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring", "Notify", "Mail",
                                                         "Net", "Agent", "CShims"]),

@@ -1,7 +1,9 @@
 import Auth
+import Config
 
 /// What the API layer needs from the configuration; the executable fills it
-/// so this module does not depend on how configuration is read.
+/// so this module does not depend on how configuration is read (it uses
+/// Config's value types, such as `SSOProviderConfig`, not its loader).
 public struct APISettings: Sendable {
     public var hubName: String = "pingtxt hub"
     public var publicURL: String = "http://127.0.0.1:8080"
@@ -11,7 +13,7 @@ public struct APISettings: Sendable {
     /// Public OAuth clients from `[[oauth.clients]]`, besides the built-in app.
     public var oauthClients: [OAuthClient] = []
     /// `[[sso.providers]]`: OpenID Connect sign-in buttons on the login page.
-    public var ssoProviders: [SSOProviderSettings] = []
+    public var ssoProviders: [SSOProviderConfig] = []
     /// An extra CA file trusted when talking to SSO providers (`[checks] ca_file`).
     public var ssoExtraCAFile: String?
     /// `[auth] phone_approval`: offer approving a web sign-in on the phone (SPEC §11).

@@ -37,17 +37,7 @@ enum ServeCommand {
         settings.metricsPublic = config.metrics.isPublic
         settings.version = CLI.versionString
         settings.oauthClients = config.oauthClients.map { OAuthClient(id: $0.id, name: $0.name, redirectURIs: $0.redirectURIs) }
-        settings.ssoProviders = config.ssoProviders.map { p in
-            var s = SSOProviderSettings(id: p.id, name: p.name, issuer: p.issuer, clientID: p.clientID, clientSecret: p.clientSecret)
-            s.scopes = p.scopes
-            s.allowedDomains = p.allowedDomains
-            s.defaultRole = p.defaultRole
-            s.autoCreate = p.autoCreate
-            s.adminEmails = p.adminEmails
-            s.adminGroupClaim = p.adminGroupClaim
-            s.adminGroups = p.adminGroups
-            return s
-        }
+        settings.ssoProviders = config.ssoProviders
         settings.ssoExtraCAFile = config.checks.caFile.isEmpty ? nil : config.checks.caFile
         settings.phoneApproval = config.auth.phoneApproval
         var monitorSettings = MonitoringSettings()

@@ -1,3 +1,4 @@
+import Config
 import Auth
 import Core
 import Crypto
@@ -12,7 +13,7 @@ import Store
 /// hub's own TOTP step is skipped: the provider owns the second factor.
 struct SSORoutes: Sendable {
     let web: WebLayer
-    let providers: [SSOProviderSettings]
+    let providers: [SSOProviderConfig]
     let clients: [String: OIDCProviderClient]
     let pending: SSOPendingLogins
     let accounts: SSOUserService
@@ -20,7 +21,7 @@ struct SSORoutes: Sendable {
 
     static let cookie = "pingtxt_sso"
 
-    init(web: WebLayer, providers: [SSOProviderSettings], http: ClientEngine, accounts: SSOUserService, publicURL: String) {
+    init(web: WebLayer, providers: [SSOProviderConfig], http: ClientEngine, accounts: SSOUserService, publicURL: String) {
         self.web = web
         self.providers = providers
         var clients: [String: OIDCProviderClient] = [:]
@@ -39,9 +40,9 @@ struct SSORoutes: Sendable {
         r.add("GET", "/login/sso/{id}/callback", .blocking, web.guardedPage(callback))
     }
 
-    func redirectURI(_ provider: SSOProviderSettings) -> String { "\(publicURL)/login/sso/\(provider.id)/callback" }
+    func redirectURI(_ provider: SSOProviderConfig) -> String { "\(publicURL)/login/sso/\(provider.id)/callback" }
 
-    private func provider(_ req: HTTPRequest) throws(HTTPError) -> (SSOProviderSettings, OIDCProviderClient) {
+    private func provider(_ req: HTTPRequest) throws(HTTPError) -> (SSOProviderConfig, OIDCProviderClient) {
         guard let id = req.parameters["id"], let p = providers.first(where: { $0.id == id }), let c = clients[id] else {
             throw HTTPError.notFound("No sign-in provider with that name.")
         }
@@ -123,7 +124,7 @@ struct SSORoutes: Sendable {
     }
 
     /// Code → tokens → a checked identity.
-    private func exchange(_ p: SSOProviderSettings, _ client: OIDCProviderClient, code: String,
+    private func exchange(_ p: SSOProviderConfig, _ client: OIDCProviderClient, code: String,
                           pending: SSOPending) throws -> (SSOIdentity, JSONObject) {
         let unavailable = SSORefusal(400, "provider_unavailable", "\(p.name) could not complete the sign-in. Try again later.")
         let metadata: OIDCMetadata
@@ -158,7 +159,7 @@ struct SSORoutes: Sendable {
     }
 
     /// The optional group mapping: the claim may be a list or a single string.
-    static func inAdminGroup(_ p: SSOProviderSettings, _ claims: JSONObject) -> Bool {
+    static func inAdminGroup(_ p: SSOProviderConfig, _ claims: JSONObject) -> Bool {
         guard !p.adminGroupClaim.isEmpty, !p.adminGroups.isEmpty, let value = claims[p.adminGroupClaim] else { return false }
         let groups = value.arrayValue?.compactMap(\.stringValue) ?? value.stringValue.map { [$0] } ?? []
         return groups.contains { p.adminGroups.contains($0) }
@@ -166,7 +167,7 @@ struct SSORoutes: Sendable {
 
     /// Logs the refusal (reason and detail, never tokens) and turns it into
     /// the error page the person sees.
-    private func refuse(_ p: SSOProviderSettings, _ r: SSORefusal, detail: String? = nil) -> HTTPError {
+    private func refuse(_ p: SSOProviderConfig, _ r: SSORefusal, detail: String? = nil) -> HTTPError {
         Log.shared.warn("sso: sign-in refused", ["provider": p.id, "reason": r.reason, "detail": detail ?? r.message])
         var e = HTTPError(r.status, r.reason, r.message)
         e.headers["Set-Cookie"] = Cookies.header(Self.cookie, "", secure: web.secureCookies, maxAge: 0, path: "/login/sso")
