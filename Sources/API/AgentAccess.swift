@@ -8,6 +8,14 @@ import Monitoring
 /// request is contact: it marks the agent seen (and online again).
 struct AgentAccess: Sendable {
     let agents: AgentService
+    /// The route-table label of the agent endpoints (a `pmg_` token only).
+    static let label = "agent"
+
+    /// A handler behind an agent token, with the spec's JSON errors.
+    func route(_ body: @escaping @Sendable (HTTPRequest, AgentRoster.Agent) throws -> HTTPResponse) -> GuardedRoute {
+        let access = self
+        return GuardedRoute(label: Self.label, handler: guarded { req in try body(req, try access.check(req)) })
+    }
 
     func check(_ request: HTTPRequest) throws(HTTPError) -> AgentRoster.Agent {
         guard let token = Self.bearer(request) else {

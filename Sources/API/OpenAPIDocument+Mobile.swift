@@ -14,34 +14,34 @@ extension OpenAPIDocument {
         Operation(method: "post", path: "/api/mobile/devices",
                   summary: "Enroll this phone on the caller's sign-in: 201 with the device; the same push token again updates "
                       + "it (and moves it here from an older sign-in): 200." + signInOnly,
-                  auth: "read (OAuth access token)", request: ref("MobileDeviceInput"), success: (201, ref("MobileDevice"))),
+                  auth: "read sign-in", request: ref("MobileDeviceInput"), success: (201, ref("MobileDevice"))),
         Operation(method: "get", path: "/api/mobile/devices",
                   summary: "The phones of the caller's sign-in (push tokens are never shown)." + signInOnly,
-                  auth: "read (OAuth access token)", success: (200, list("MobileDevice"))),
+                  auth: "read sign-in", success: (200, list("MobileDevice"))),
         Operation(method: "delete", path: "/api/mobile/devices/{id}",
                   summary: "Remove a phone of the caller's sign-in (another sign-in's is 404); its queued pushes fail."
                       + signInOnly,
-                  auth: "read (OAuth access token)", success: (204, nil)),
+                  auth: "read sign-in", success: (204, nil)),
         Operation(method: "put", path: "/api/mobile/live-activity/start-token",
                   summary: "Store the phone's Live Activity push-to-start token (404 for a device not of this sign-in)."
                       + signInOnly,
-                  auth: "read (OAuth access token)", request: ref("LiveActivityStartToken"), success: (204, nil)),
+                  auth: "read sign-in", request: ref("LiveActivityStartToken"), success: (204, nil)),
         Operation(method: "put", path: "/api/mobile/live-activity/token",
                   summary: "A running activity's id and update token (404 for a device not of this sign-in)." + signInOnly,
-                  auth: "read (OAuth access token)", request: ref("LiveActivityToken"), success: (204, nil)),
+                  auth: "read sign-in", request: ref("LiveActivityToken"), success: (204, nil)),
         Operation(method: "delete", path: "/api/mobile/live-activity/token",
                   summary: "The activity ended on the phone; only the named activity is forgotten (204 also when it was "
                       + "not the current one)." + signInOnly,
-                  auth: "read (OAuth access token)", request: ref("LiveActivityEnded"), success: (204, nil)),
+                  auth: "read sign-in", request: ref("LiveActivityEnded"), success: (204, nil)),
         Operation(method: "get", path: "/api/mobile/login-approvals",
                   summary: "Web sign-ins of the caller's user waiting for approval on the phone (the app's Confirm login "
                       + "screen, for when the push did not arrive). Never the number the browser shows." + signInOnly,
-                  auth: "read (OAuth access token)", success: (200, list("LoginApproval"))),
+                  auth: "read sign-in", success: (200, list("LoginApproval"))),
         Operation(method: "post", path: "/api/mobile/login-approvals/{id}",
                   summary: "Answer a sign-in approval: the number the browser shows with approve true signs that browser in; "
                       + "a wrong number or approve false refuses it (and counts as a failed sign-in). An approval lives 120 s "
                       + "and is answered once: already ended is 409; another user's or an unknown id is 404." + signInOnly,
-                  auth: "read (OAuth access token)", request: ref("LoginApprovalAnswer"), success: (200, ref("LoginApprovalResult")),
+                  auth: "read sign-in", request: ref("LoginApprovalAnswer"), success: (200, ref("LoginApprovalResult")),
                   idSchema: ["type": "string", "pattern": "^[A-Za-z0-9_-]{22}$"]),
     ]
 

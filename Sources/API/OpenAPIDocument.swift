@@ -124,9 +124,16 @@ enum OpenAPIDocument {
         Operation(method: "post", path: "/api/channels/{id}/test", summary: "Queue a test notification (no filters, no category).",
                   auth: "write", success: (200, ["type": "object", "properties": ["queued": ["type": "boolean"],
                                                                                   "outbox_id": ["type": ["integer", "null"]]]])),
-        Operation(method: "get", path: "/ping/{key}", summary: "Heartbeat success ping (also POST and HEAD; /start, /fail, /{exit code}).",
+    ] + pings
+
+    /// Heartbeat pings: GET, POST and HEAD alike; `/{suffix}` is `start`,
+    /// `fail` or an exit code 0–255.
+    static let pings: [Operation] = ["get", "post", "head"].flatMap { method in [
+        Operation(method: method, path: "/ping/{key}", summary: "Heartbeat success ping (a body up to 10 KiB is kept).",
                   auth: "public", success: (200, ["type": "string"])),
-    ]
+        Operation(method: method, path: "/ping/{key}/{suffix}", summary: "Heartbeat start, failure or exit-code ping.",
+                  auth: "public", success: (200, ["type": "string"])),
+    ] }
 
     static let schemas: JSON = [
         "Error": ["type": "object", "required": ["error"],
@@ -237,8 +244,11 @@ enum OpenAPIDocument {
             var o = JSONObject([("summary", .string(op.summary)),
                                 ("description", .string("Authentication: \(op.auth)."))])
             // A web session cookie works too; unsafe methods then also need X-CSRF-Token.
-            if op.auth == "agent" {
-                o["security"] = [["bearer": []]]  // a pmg_ token only
+            // The label is the one the route is registered with (RouteAccess):
+            // scope, then `admin` (A) and `account` (ACCT); `sign-in` = only
+            // the app's OAuth access token; `agent` = only a pmg_ token.
+            if op.auth == "agent" || op.auth.hasSuffix(" sign-in") {
+                o["security"] = [["bearer": []]]  // a pmg_ or pma_ token only
             } else if op.auth != "public" {
                 o["security"] = [["bearer": []], ["session": []]]
             }
@@ -254,6 +264,10 @@ enum OpenAPIDocument {
             }
             if op.path.contains("{key}") {
                 parameters.append(["name": "key", "in": "path", "required": true, "schema": ["type": "string"]])
+            }
+            if op.path.contains("{suffix}") {
+                parameters.append(["name": "suffix", "in": "path", "required": true,
+                                   "schema": ["type": "string", "pattern": "^(start|fail|[0-9]{1,3})$"]])
             }
             if op.method == "get" && op.success.schema?["properties"]?["next_cursor"] != nil {
                 parameters.append(["name": "limit", "in": "query", "schema": ["type": "integer", "minimum": 1, "maximum": 500, "default": 50]])

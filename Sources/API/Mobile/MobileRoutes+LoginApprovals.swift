@@ -10,8 +10,7 @@ import Store
 /// readonly user signs in too.
 extension MobileRoutes {
     /// The caller's approvals waiting for an answer, oldest first; never the number.
-    func pendingApprovals(_ req: HTTPRequest) throws -> HTTPResponse {
-        let (p, _) = try signIn(req)
+    func pendingApprovals(_ req: HTTPRequest, _ p: Principal, _: Int64) throws -> HTTPResponse {
         let items = try approvals.pending(userID: p.user.id).map(Self.approval)
         return .json(.object(JSONObject([("items", .array(items)), ("next_cursor", .null)])))
     }
@@ -20,8 +19,7 @@ extension MobileRoutes {
     /// A wrong number or a no refuses it, and counts as a failed second
     /// factor on the browser's address and the account (a guess costs the
     /// guesser the approval and a place in the rate limit).
-    func answerApproval(_ req: HTTPRequest) throws -> HTTPResponse {
-        let (p, _) = try signIn(req)
+    func answerApproval(_ req: HTTPRequest, _ p: Principal, _: Int64) throws -> HTTPResponse {
         let id = req.parameters["id"] ?? ""
         let f = try req.jsonFields()
         guard let approve = try f.bool("approve") else {

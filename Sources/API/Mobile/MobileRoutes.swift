@@ -24,26 +24,15 @@ struct MobileRoutes {
     var clock: @Sendable () -> Int64 = { Time.now() }
 
     func register(_ r: inout RouteTable) {
-        r.get("/api/mobile/config", guarded(config))
-        r.post("/api/mobile/devices", guarded(enroll))
-        r.get("/api/mobile/devices", guarded(list))
-        r.delete("/api/mobile/devices/{id}", guarded(delete))
-        r.put("/api/mobile/live-activity/start-token", guarded(setStartToken))
-        r.put("/api/mobile/live-activity/token", guarded(setActivityToken))
-        r.delete("/api/mobile/live-activity/token", guarded(endActivity))
-        r.get("/api/mobile/login-approvals", guarded(pendingApprovals))
-        r.post("/api/mobile/login-approvals/{id}", guarded(answerApproval))
-    }
-
-    /// The caller's sign-in, after the usual read check (401 before 403).
-    func signIn(_ req: HTTPRequest) throws -> (principal: Principal, signInID: Int64) {
-        let p = try access.check(req, .read)
-        guard case .oauthAccess(let id) = p.credential else {
-            throw HTTPError(403, "sign_in_required",
-                            "Phones are bound to an OAuth sign-in: call this with the app's access token (pma_), "
-                                + "not an API token or a browser session.")
-        }
-        return (p, id)
+        r.get("/api/mobile/config", access.rule(.read, config))
+        r.post("/api/mobile/devices", access.signIn(.read, enroll))
+        r.get("/api/mobile/devices", access.signIn(.read, list))
+        r.delete("/api/mobile/devices/{id}", access.signIn(.read, delete))
+        r.put("/api/mobile/live-activity/start-token", access.signIn(.read, setStartToken))
+        r.put("/api/mobile/live-activity/token", access.signIn(.read, setActivityToken))
+        r.delete("/api/mobile/live-activity/token", access.signIn(.read, endActivity))
+        r.get("/api/mobile/login-approvals", access.signIn(.read, pendingApprovals))
+        r.post("/api/mobile/login-approvals/{id}", access.signIn(.read, answerApproval))
     }
 
     static func deviceNotFound(_ id: Int64) -> HTTPError {
@@ -53,8 +42,7 @@ struct MobileRoutes {
     // MARK: config
 
     /// Works with any read credential: the admin UI may show it too.
-    func config(_ req: HTTPRequest) throws -> HTTPResponse {
-        let p = try access.check(req, .read)
+    func config(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let push = try pushSettings()
         return .json(.object(JSONObject([
             ("hub_id", .string(push.hubID)), ("hub_name", .string(settings.hubName)), ("relay_epoch", .int(push.relayEpoch)),
@@ -93,8 +81,7 @@ struct MobileRoutes {
 
     /// New token → `201`; a token already enrolled (here or on an older
     /// sign-in of the same phone) is updated and moved here → `200`.
-    func enroll(_ req: HTTPRequest) throws -> HTTPResponse {
-        let (p, signInID) = try signIn(req)
+    func enroll(_ req: HTTPRequest, _ p: Principal, _ signInID: Int64) throws -> HTTPResponse {
         let input = try MobileInput.enrollment(try req.jsonFields())
         let now = clock()
         let record = MobileDeviceRecord(signInID: signInID, userID: p.user.id, platform: input.platform, token: input.token,
@@ -129,14 +116,12 @@ struct MobileRoutes {
 
     /// The phones of this sign-in only: another sign-in of the same user is
     /// another app install and manages its own.
-    func list(_ req: HTTPRequest) throws -> HTTPResponse {
-        let (_, signInID) = try signIn(req)
+    func list(_ req: HTTPRequest, _: Principal, _ signInID: Int64) throws -> HTTPResponse {
         let devices = try database.read { c in try MobileDevices.forSignIn(c, signInID: signInID) }
         return .json(.object(JSONObject([("items", .array(devices.map(MobileInput.device))), ("next_cursor", .null)])))
     }
 
-    func delete(_ req: HTTPRequest) throws -> HTTPResponse {
-        let (_, signInID) = try signIn(req)
+    func delete(_ req: HTTPRequest, _: Principal, _ signInID: Int64) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         try database.write { c in
             // Another sign-in's phone is 404, not 403: its id says nothing.
@@ -157,8 +142,7 @@ struct MobileRoutes {
         }
     }
 
-    func setStartToken(_ req: HTTPRequest) throws -> HTTPResponse {
-        let (_, signInID) = try signIn(req)
+    func setStartToken(_ req: HTTPRequest, _: Principal, _ signInID: Int64) throws -> HTTPResponse {
         let f = try req.jsonFields()
         let id = try MobileInput.deviceID(f)
         let token = try MobileInput.pushToken(f, "token")
@@ -168,8 +152,7 @@ struct MobileRoutes {
         return .noContent()
     }
 
-    func setActivityToken(_ req: HTTPRequest) throws -> HTTPResponse {
-        let (_, signInID) = try signIn(req)
+    func setActivityToken(_ req: HTTPRequest, _: Principal, _ signInID: Int64) throws -> HTTPResponse {
         let f = try req.jsonFields()
         let id = try MobileInput.deviceID(f)
         let activity = try MobileInput.activityID(f)
@@ -185,8 +168,7 @@ struct MobileRoutes {
     /// `204` even when `activity_id` is not the one the hub knows (already
     /// ended, or replaced by a newer one): the phone's report is
     /// idempotent and only the named activity is ever cleared.
-    func endActivity(_ req: HTTPRequest) throws -> HTTPResponse {
-        let (_, signInID) = try signIn(req)
+    func endActivity(_ req: HTTPRequest, _: Principal, _ signInID: Int64) throws -> HTTPResponse {
         let f = try req.jsonFields()
         let id = try MobileInput.deviceID(f)
         let activity = try MobileInput.activityID(f)

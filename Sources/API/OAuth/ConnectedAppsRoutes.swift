@@ -12,12 +12,11 @@ struct ConnectedAppsRoutes {
     let database: Database
 
     func register(_ r: inout RouteTable) {
-        r.get("/api/connected-apps", guarded(list))
-        r.delete("/api/connected-apps/{id}", guarded(revoke))
+        r.get("/api/connected-apps", access.rule(.accountRead, list))
+        r.delete("/api/connected-apps/{id}", access.rule(.accountWrite, revoke))
     }
 
-    func list(_ req: HTTPRequest) throws -> HTTPResponse {
-        let p = try access.check(req, .accountRead)
+    func list(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         var userID: Int64? = p.user.id
         if req.query("all") == "true" || req.query("user_id") != nil {
             guard p.isAdmin else { throw HTTPError(403, "admin_required", "Only an admin may list other users' apps.") }
@@ -41,8 +40,7 @@ struct ConnectedAppsRoutes {
         }
     }
 
-    func revoke(_ req: HTTPRequest) throws -> HTTPResponse {
-        let p = try access.check(req, .accountWrite)
+    func revoke(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         try service.revokeSignIn(id: try req.intParameter("id"), by: p.user, isAdmin: p.isAdmin)
         return .noContent()
     }

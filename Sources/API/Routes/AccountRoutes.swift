@@ -9,25 +9,19 @@ struct AccountRoutes {
     let tokens: TokenService
 
     func register(_ r: inout RouteTable) {
-        r.get("/api/me", guarded(me))
-        r.get("/api/tokens", guarded(listTokens))
-        r.post("/api/tokens", guarded(createToken))
-        r.delete("/api/tokens/{id}", guarded(revokeToken))
+        r.get("/api/me", access.rule(.read) { _, p in .json(Representation.me(p)) })
+        r.get("/api/tokens", access.rule(.accountRead, listTokens))
+        r.post("/api/tokens", access.rule(.accountWrite, createToken))
+        r.delete("/api/tokens/{id}", access.rule(.accountWrite, revokeToken))
     }
 
-    func me(_ req: HTTPRequest) throws -> HTTPResponse {
-        .json(Representation.me(try access.check(req, .read)))
-    }
-
-    func listTokens(_ req: HTTPRequest) throws -> HTTPResponse {
-        let p = try access.check(req, .accountRead)
+    func listTokens(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let page = try Page(req)
         let rows = try tokens.list(userID: p.user.id, afterID: page.afterID, limit: page.fetchLimit)
         return page.response(rows, id: \.id) { Representation.token($0) }
     }
 
-    func createToken(_ req: HTTPRequest) throws -> HTTPResponse {
-        let p = try access.check(req, .accountWrite)
+    func createToken(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let (record, secret) = try Self.createToken(try req.jsonFields(), for: p.user, tokens: tokens)
         return .json(Representation.token(record, secret: secret), status: 201)
     }
@@ -44,8 +38,7 @@ struct AccountRoutes {
         return try tokens.create(for: user, name: name, scope: scope, expiresAt: expires)
     }
 
-    func revokeToken(_ req: HTTPRequest) throws -> HTTPResponse {
-        let p = try access.check(req, .accountWrite)
+    func revokeToken(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         try tokens.revoke(id: try req.intParameter("id"), by: p.user, isAdmin: p.isAdmin)
         return .noContent()
     }

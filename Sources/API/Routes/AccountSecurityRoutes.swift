@@ -11,14 +11,13 @@ struct AccountSecurityRoutes {
     let limiter: LoginRateLimiter
 
     func register(_ r: inout RouteTable) {
-        r.post("/api/account/password", guarded(changePassword))
-        r.post("/api/account/2fa", guarded(enroll))
-        r.post("/api/account/2fa/confirm", guarded(confirm))
-        r.delete("/api/account/2fa", guarded(disable))
+        r.post("/api/account/password", access.rule(.accountWrite, changePassword))
+        r.post("/api/account/2fa", access.rule(.accountWrite, enroll))
+        r.post("/api/account/2fa/confirm", access.rule(.accountWrite, confirm))
+        r.delete("/api/account/2fa", access.rule(.accountWrite, disable))
     }
 
-    func changePassword(_ req: HTTPRequest) throws -> HTTPResponse {
-        let p = try access.check(req, .accountWrite)
+    func changePassword(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let body = try req.jsonFields()
         let current = try body.requiredString("current_password")
         let new = try body.requiredString("new_password")
@@ -35,14 +34,12 @@ struct AccountSecurityRoutes {
         return .json(["status": "ok"])
     }
 
-    func enroll(_ req: HTTPRequest) throws -> HTTPResponse {
-        let p = try access.check(req, .accountWrite)
+    func enroll(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let (secret, uri) = try twoFactor.enroll(userID: p.user.id)
         return .json(["secret": .string(secret), "otpauth_uri": .string(uri)])
     }
 
-    func confirm(_ req: HTTPRequest) throws -> HTTPResponse {
-        let p = try access.check(req, .accountWrite)
+    func confirm(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let codes = try confirm(p, code: try req.jsonFields().requiredString("code"), address: req.clientAddress)
         return .json(["recovery_codes": .array(codes.map { .string($0) })])
     }
@@ -59,8 +56,7 @@ struct AccountSecurityRoutes {
         }
     }
 
-    func disable(_ req: HTTPRequest) throws -> HTTPResponse {
-        let p = try access.check(req, .accountWrite)
+    func disable(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         try disable(p, code: try req.jsonFields().requiredString("code"), address: req.clientAddress)
         return .noContent()
     }

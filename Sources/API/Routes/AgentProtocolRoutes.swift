@@ -10,16 +10,15 @@ struct AgentProtocolRoutes {
     static let maxResults = 500
 
     func register(_ r: inout RouteTable) {
-        r.get("/api/agent/monitors", guarded(monitors))
-        r.post("/api/agent/results", guarded(results))
+        r.get("/api/agent/monitors", access.route(monitors))
+        r.post("/api/agent/results", access.route(results))
         // Deferred: a parked long poll holds no thread, so every agent can
         // keep one open. Authentication is an in-memory lookup.
-        r.addDeferred("GET", "/api/agent/poll", poll)
+        r.addDeferred("GET", "/api/agent/poll", access: AgentAccess.label, poll)
     }
 
     /// The assigned monitors, with a strong ETag; `If-None-Match` → 304.
-    func monitors(_ req: HTTPRequest) throws -> HTTPResponse {
-        let agent = try access.check(req)
+    func monitors(_ req: HTTPRequest, _ agent: AgentRoster.Agent) throws -> HTTPResponse {
         let (body, etag) = agents.monitorsDocument(for: agent)
         var response: HTTPResponse
         if let match = req.headers["If-None-Match"], Self.matches(match, etag) {
@@ -42,8 +41,7 @@ struct AgentProtocolRoutes {
         }
     }
 
-    func results(_ req: HTTPRequest) throws -> HTTPResponse {
-        let agent = try access.check(req)
+    func results(_ req: HTTPRequest, _ agent: AgentRoster.Agent) throws -> HTTPResponse {
         let body = try req.jsonFields()
         guard case .array(let items)? = body.object["results"] else {
             throw HTTPError(400, "validation_failed", "results must be an array of results.", field: "results")

@@ -11,10 +11,10 @@ struct AgentRoutes {
     let agents: AgentService
 
     func register(_ r: inout RouteTable) {
-        r.post("/api/agents", guarded(create))
-        r.get("/api/agents", guarded(list))
-        r.get("/api/agents/{id}", guarded(show))
-        r.delete("/api/agents/{id}", guarded(delete))
+        r.post("/api/agents", access.rule(.adminWrite, create))
+        r.get("/api/agents", access.rule(.adminRead, list))
+        r.get("/api/agents/{id}", access.rule(.adminRead, show))
+        r.delete("/api/agents/{id}", access.rule(.adminWrite, delete))
     }
 
     func render(_ a: AgentRecord, token: String? = nil) -> JSON {
@@ -31,8 +31,7 @@ struct AgentRoutes {
     }
 
     /// The token is shown here only; the hub keeps its SHA-256.
-    func create(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .adminWrite)
+    func create(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let name = try req.jsonFields().requiredString("name")
         let (token, hash) = TokenFactory.generate(.agent)
         let record = try agents.create(name: name, tokenHash: hash)
@@ -40,20 +39,17 @@ struct AgentRoutes {
         return .json(render(record, token: token), status: 201)
     }
 
-    func list(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .adminRead)
+    func list(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let page = try Page(req)
         let rows = try agents.list(afterID: page.afterID, limit: page.fetchLimit)
         return page.response(rows, id: \.id) { render($0) }
     }
 
-    func show(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .adminRead)
+    func show(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         return .json(render(try agents.find(id: try req.intParameter("id"))))
     }
 
-    func delete(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .adminWrite)
+    func delete(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         try agents.delete(id: try req.intParameter("id"))
         return .noContent()
     }

@@ -1,3 +1,4 @@
+import Auth
 import Core
 import HTTP
 import Notify
@@ -11,12 +12,12 @@ struct ChannelRoutes {
     let notify: NotifyService
 
     func register(_ r: inout RouteTable) {
-        r.get("/api/channels", guarded(list))
-        r.post("/api/channels", guarded(create))
-        r.get("/api/channels/{id}", guarded(show))
-        r.patch("/api/channels/{id}", guarded(update))
-        r.delete("/api/channels/{id}", guarded(delete))
-        r.post("/api/channels/{id}/test", guarded(test))
+        r.get("/api/channels", access.rule(.read, list))
+        r.post("/api/channels", access.rule(.write, create))
+        r.get("/api/channels/{id}", access.rule(.read, show))
+        r.patch("/api/channels/{id}", access.rule(.write, update))
+        r.delete("/api/channels/{id}", access.rule(.write, delete))
+        r.post("/api/channels/{id}/test", access.rule(.write, test))
     }
 
     func represent(_ r: ChannelRecord) throws -> JSON {
@@ -32,8 +33,7 @@ struct ChannelRoutes {
         ]))
     }
 
-    func list(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .read)
+    func list(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         return .json(.object(JSONObject([("items", .array(try notify.all().map(represent))), ("next_cursor", .null)])))
     }
 
@@ -42,19 +42,16 @@ struct ChannelRoutes {
         return r
     }
 
-    func show(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .read)
+    func show(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         return .json(try represent(try find(try req.intParameter("id"))))
     }
 
-    func create(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .write)
+    func create(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let record = try Self.parse(try req.jsonFields(), existing: nil)
         return .json(try represent(try notify.create(record)), status: 201)
     }
 
-    func update(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .write)
+    func update(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let old = try find(try req.intParameter("id"))
         var record = try Self.parse(try req.jsonFields(), existing: old)
         record.id = old.id
@@ -62,15 +59,13 @@ struct ChannelRoutes {
         return .json(try represent(out))
     }
 
-    func delete(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .write)
+    func delete(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         guard try notify.delete(id) else { throw HTTPError.notFound("No channel with id \(id).") }
         return .noContent()
     }
 
-    func test(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .write)
+    func test(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let ch = try Channel(record: try find(try req.intParameter("id")))
         let ids = try notify.sendTest(ch)
         return .json(.object(JSONObject([("queued", .bool(!ids.isEmpty)), ("outbox_id", .from(ids.first)),

@@ -10,13 +10,12 @@ struct IncidentRoutes {
     let monitoring: MonitoringService
 
     func register(_ r: inout RouteTable) {
-        r.get("/api/incidents", guarded(list))
-        r.get("/api/incidents/{id}", guarded(show))
-        r.post("/api/incidents/{id}/acknowledge", guarded(acknowledge))
+        r.get("/api/incidents", access.rule(.read, list))
+        r.get("/api/incidents/{id}", access.rule(.read, show))
+        r.post("/api/incidents/{id}/acknowledge", access.rule(.write, acknowledge))
     }
 
-    func list(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .read)
+    func list(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let page = try Page(req)
         let status = req.query("status")
         if let status, status != "open" && status != "closed" {
@@ -35,8 +34,7 @@ struct IncidentRoutes {
         return page.response(rows, id: \.id) { MonitoringRepresentation.incident($0, timeline: nil) }
     }
 
-    func show(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .read)
+    func show(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         let found = try monitoring.database.read { c -> (IncidentRecord, [TimelineEntry])? in
             guard let incident = try Incidents.find(c, id: id) else { return nil }
@@ -46,8 +44,7 @@ struct IncidentRoutes {
         return .json(MonitoringRepresentation.incident(incident, timeline: timeline))
     }
 
-    func acknowledge(_ req: HTTPRequest) throws -> HTTPResponse {
-        let p = try access.check(req, .write)
+    func acknowledge(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         _ = try monitoring.acknowledge(incidentID: id, by: p.user.email, userID: p.user.id)
         let timeline = try monitoring.database.read { try Incidents.timeline($0, incidentID: id) }

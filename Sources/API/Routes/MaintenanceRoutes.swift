@@ -10,15 +10,14 @@ struct MaintenanceRoutes {
     let monitoring: MonitoringService
 
     func register(_ r: inout RouteTable) {
-        r.get("/api/maintenance", guarded(list))
-        r.post("/api/maintenance", guarded(create))
-        r.get("/api/maintenance/{id}", guarded(show))
-        r.patch("/api/maintenance/{id}", guarded(update))
-        r.delete("/api/maintenance/{id}", guarded(delete))
+        r.get("/api/maintenance", access.rule(.read, list))
+        r.post("/api/maintenance", access.rule(.write, create))
+        r.get("/api/maintenance/{id}", access.rule(.read, show))
+        r.patch("/api/maintenance/{id}", access.rule(.write, update))
+        r.delete("/api/maintenance/{id}", access.rule(.write, delete))
     }
 
-    func list(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .read)
+    func list(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let page = try Page(req)
         let now = Time.now()
         let rows = try monitoring.database.read { try MaintenanceWindows.list($0, beforeID: page.afterID, limit: page.fetchLimit) }
@@ -32,27 +31,23 @@ struct MaintenanceRoutes {
         return w
     }
 
-    func show(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .read)
+    func show(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         return .json(MonitoringRepresentation.maintenance(try find(try req.intParameter("id")), now: Time.now()))
     }
 
-    func create(_ req: HTTPRequest) throws -> HTTPResponse {
-        let p = try access.check(req, .write)
+    func create(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let input = try MaintenanceInput.parse(try req.jsonFields())
         let w = try monitoring.createMaintenance(input, by: p.user.email)
         return .json(MonitoringRepresentation.maintenance(w, now: Time.now()), status: 201)
     }
 
-    func update(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .write)
+    func update(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         let input = try MaintenanceInput.parse(try req.jsonFields(), existing: try find(id))
         return .json(MonitoringRepresentation.maintenance(try monitoring.updateMaintenance(id: id, input), now: Time.now()))
     }
 
-    func delete(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .write)
+    func delete(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         try monitoring.deleteMaintenance(id: try req.intParameter("id"))
         return .noContent()
     }

@@ -10,17 +10,17 @@ struct MonitorRoutes {
     let monitoring: MonitoringService
 
     func register(_ r: inout RouteTable) {
-        r.get("/api/monitors", guarded(list))
-        r.post("/api/monitors", guarded(create))
-        r.get("/api/monitors/{id}", guarded(show))
-        r.patch("/api/monitors/{id}", guarded(update))
-        r.delete("/api/monitors/{id}", guarded(delete))
-        r.postBlocking("/api/monitors/{id}/check", guarded(check))
-        r.post("/api/monitors/{id}/pause", guarded(pause))
-        r.post("/api/monitors/{id}/resume", guarded(resume))
-        r.post("/api/monitors/{id}/mute", guarded(mute))
-        r.get("/api/monitors/{id}/results", guarded(results))
-        r.get("/api/monitors/{id}/uptime", guarded(uptime))
+        r.get("/api/monitors", access.rule(.read, list))
+        r.post("/api/monitors", access.rule(.write, create))
+        r.get("/api/monitors/{id}", access.rule(.read, show))
+        r.patch("/api/monitors/{id}", access.rule(.write, update))
+        r.delete("/api/monitors/{id}", access.rule(.write, delete))
+        r.postBlocking("/api/monitors/{id}/check", access.rule(.write, check))
+        r.post("/api/monitors/{id}/pause", access.rule(.write, pause))
+        r.post("/api/monitors/{id}/resume", access.rule(.write, resume))
+        r.post("/api/monitors/{id}/mute", access.rule(.write, mute))
+        r.get("/api/monitors/{id}/results", access.rule(.read, results))
+        r.get("/api/monitors/{id}/uptime", access.rule(.read, uptime))
     }
 
     func render(_ record: MonitorRecord) throws -> JSON {
@@ -42,8 +42,7 @@ struct MonitorRoutes {
         }
     }
 
-    func list(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .read)
+    func list(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let page = try Page(req)
         var filter = MonitorFilter(status: req.query("status"), type: req.query("type"), query: req.query("q"))
         if let s = filter.status, MonitorStatus(rawValue: s) == nil {
@@ -59,33 +58,28 @@ struct MonitorRoutes {
         return try page.response(rows, id: \.id, renderAll: render)
     }
 
-    func create(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .write)
+    func create(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let config = try MonitorValidator.create(try req.jsonFields())
         return .json(try render(try monitoring.create(config)), status: 201)
     }
 
-    func show(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .read)
+    func show(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         return .json(try render(try monitoring.find(try req.intParameter("id"))))
     }
 
-    func update(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .write)
+    func update(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         let current = try monitoring.config(id)
         let config = try MonitorValidator.patch(current, with: try req.jsonFields())
         return .json(try render(try monitoring.update(id: id, config)))
     }
 
-    func delete(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .write)
+    func delete(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         try monitoring.delete(id: try req.intParameter("id"))
         return .noContent()
     }
 
-    func check(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .write)
+    func check(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         // Runs on the blocking pool: the hub's own check and the wait for the
         // agents (at most 15 s) hold this thread, not an API worker.
@@ -96,26 +90,22 @@ struct MonitorRoutes {
                       "missing_locations": .array(outcome.missingLocations.map { .string($0) })])
     }
 
-    func pause(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .write)
+    func pause(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         return .json(try render(try monitoring.pause(id: try req.intParameter("id"))))
     }
 
-    func resume(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .write)
+    func resume(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         return .json(try render(try monitoring.resume(id: try req.intParameter("id"))))
     }
 
-    func mute(_ req: HTTPRequest) throws -> HTTPResponse {
-        let p = try access.check(req, .write)
+    func mute(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         let minutes = try req.optionalJSONFields().int("minutes", in: 1...43_200) ?? 60
         let window = try monitoring.mute(monitorID: id, minutes: minutes, by: p.user.email)
         return .json(MonitoringRepresentation.maintenance(window, now: Time.now()), status: 201)
     }
 
-    func results(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .read)
+    func results(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         _ = try monitoring.find(id)
         let page = try Page(req)
@@ -128,8 +118,7 @@ struct MonitorRoutes {
         return page.response(rows, id: \.id, render: MonitoringRepresentation.result)
     }
 
-    func uptime(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .read)
+    func uptime(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         let period = req.query("period") ?? "24h"
         guard let seconds = MonitoringService.uptimePeriods[period] else {

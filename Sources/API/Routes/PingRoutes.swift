@@ -12,8 +12,8 @@ struct PingRoutes {
         // Deferred: a ping waits only for the group commit, and holds no
         // thread meanwhile, so every ping in flight can share one commit.
         for method in ["GET", "POST", "HEAD"] {
-            r.addDeferred(method, "/ping/{key}", ping)
-            r.addDeferred(method, "/ping/{key}/{suffix}", ping)
+            r.addDeferred(method, "/ping/{key}", access: "public", ping)
+            r.addDeferred(method, "/ping/{key}/{suffix}", access: "public", ping)
         }
     }
 

@@ -1,3 +1,4 @@
+import Auth
 import Core
 import HTTP
 import Notify
@@ -10,17 +11,17 @@ struct SettingsRoutes {
     let notify: NotifyService
 
     func register(_ r: inout RouteTable) {
-        r.get("/api/settings", guarded(show))
-        r.add("PATCH", "/api/settings", .blocking, guarded(update))
+        r.get("/api/settings", access.rule(.adminAccountRead, show))
+        // Blocking: turning push on registers with the relay (a network round trip).
+        let patch = access.rule(.adminAccountWrite, update)
+        r.add("PATCH", "/api/settings", .blocking, access: patch.label, patch.handler)
     }
 
-    func show(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .adminAccountRead)
+    func show(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         return .json(Self.render(notify.push.settings))
     }
 
-    func update(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .adminAccountWrite)
+    func update(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         return .json(Self.render(try Self.apply(try req.jsonFields(), push: notify.push)))
     }
 

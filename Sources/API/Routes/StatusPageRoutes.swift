@@ -10,41 +10,36 @@ struct StatusPageRoutes {
     let pages: StatusPageService
 
     func register(_ r: inout RouteTable) {
-        r.get("/api/status-pages", guarded(list))
-        r.post("/api/status-pages", guarded(create))
-        r.get("/api/status-pages/{id}", guarded(show))
-        r.patch("/api/status-pages/{id}", guarded(update))
-        r.delete("/api/status-pages/{id}", guarded(delete))
+        r.get("/api/status-pages", access.rule(.read, list))
+        r.post("/api/status-pages", access.rule(.write, create))
+        r.get("/api/status-pages/{id}", access.rule(.read, show))
+        r.patch("/api/status-pages/{id}", access.rule(.write, update))
+        r.delete("/api/status-pages/{id}", access.rule(.write, delete))
     }
 
-    func list(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .read)
+    func list(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let page = try Page(req)
         let rows = try pages.list(afterID: page.afterID, limit: page.fetchLimit)
         return page.response(rows, id: \.id, render: StatusPageRepresentation.page)
     }
 
-    func show(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .read)
+    func show(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         return .json(StatusPageRepresentation.page(try pages.find(try req.intParameter("id"))))
     }
 
-    func create(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .write)
+    func create(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let input = try StatusPageInput.parse(try req.jsonFields())
         return .json(StatusPageRepresentation.page(try pages.create(input)), status: 201)
     }
 
-    func update(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .write)
+    func update(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         let current = StatusPageService.input(try pages.find(id))
         let input = try StatusPageInput.parse(try req.jsonFields(), existing: current)
         return .json(StatusPageRepresentation.page(try pages.update(id: id, input)))
     }
 
-    func delete(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .write)
+    func delete(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         try pages.delete(id: try req.intParameter("id"))
         return .noContent()
     }

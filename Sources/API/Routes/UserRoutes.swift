@@ -10,29 +10,26 @@ struct UserRoutes {
     let ssoUsers: SSOUserService
 
     func register(_ r: inout RouteTable) {
-        r.get("/api/users", guarded(list))
-        r.post("/api/users", guarded(create))
-        r.get("/api/users/{id}", guarded(show))
-        r.patch("/api/users/{id}", guarded(update))
-        r.delete("/api/users/{id}", guarded(delete))
+        r.get("/api/users", access.rule(.adminAccountRead, list))
+        r.post("/api/users", access.rule(.adminAccountWrite, create))
+        r.get("/api/users/{id}", access.rule(.adminAccountRead, show))
+        r.patch("/api/users/{id}", access.rule(.adminAccountWrite, update))
+        r.delete("/api/users/{id}", access.rule(.adminAccountWrite, delete))
     }
 
-    func list(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .adminAccountRead)
+    func list(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let page = try Page(req)
         let rows = try users.list(afterID: page.afterID, limit: page.fetchLimit)
         return try page.response(rows, id: \.id, renderAll: { try $0.map(withSSO) })
     }
 
-    func show(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .adminAccountRead)
+    func show(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         guard let user = try users.find(id: id) else { throw HTTPError.notFound("No user with id \(id).") }
         return .json(try withSSO(user))
     }
 
-    func create(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .adminAccountWrite)
+    func create(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         return .json(try withSSO(try Self.create(try req.jsonFields(), users: users)), status: 201)
     }
 
@@ -45,8 +42,7 @@ struct UserRoutes {
         return try users.create(email: email, name: try body.string("name"), role: role, password: password)
     }
 
-    func update(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .adminAccountWrite)
+    func update(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         return .json(try withSSO(try Self.update(id: try req.intParameter("id"), try req.jsonFields(), users: users,
                                                  ssoUsers: ssoUsers)))
     }
@@ -62,8 +58,7 @@ struct UserRoutes {
         return user
     }
 
-    func delete(_ req: HTTPRequest) throws -> HTTPResponse {
-        _ = try access.check(req, .adminAccountWrite)
+    func delete(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         try users.delete(id: try req.intParameter("id"))
         return .noContent()
     }

@@ -47,6 +47,10 @@ public final class Router: Sendable {
     }
 
     private let routes: [Route]
+    /// Every route as registered, with the access rule it was registered
+    /// under (nil: the route does its own checking, e.g. the web pages).
+    /// The API's route-table test walks this.
+    public let described: [RouteDescription]
     /// Routes without parameters by "METHOD path": the common hit (`/healthz`,
     /// `/api/me`) is one hash lookup instead of a scan of every pattern.
     private let exact: [String: RouteMatch]
@@ -57,6 +61,7 @@ public final class Router: Sendable {
         build(&table)
         routes = table.entries.map { Route(method: $0.method, pattern: RoutePattern($0.path),
                                            execution: $0.execution, handler: $0.handler) }
+        described = table.entries.map { RouteDescription(method: $0.method, path: $0.path, access: $0.access) }
         var exact: [String: RouteMatch] = [:]
         for route in routes where !route.pattern.hasParameters {
             let key = "\(route.method) \(route.pattern.text)"
@@ -96,6 +101,14 @@ public final class Router: Sendable {
     }
 }
 
+/// One registered route: method, path pattern, and the access rule it
+/// carries (a label the layer above defines, such as `write admin`).
+public struct RouteDescription: Sendable, Equatable {
+    public let method: String
+    public let path: String
+    public let access: String?
+}
+
 /// Collects routes while a `Router` is built.
 public struct RouteTable {
     struct Entry {
@@ -103,18 +116,22 @@ public struct RouteTable {
         let path: String
         let execution: RouteExecution
         let handler: RouteHandler
+        var access: String? = nil
     }
 
     var entries: [Entry] = []
 
-    public mutating func add(_ method: String, _ path: String, _ execution: RouteExecution,
+    /// `access` labels the rule the handler enforces, so the table can be
+    /// listed (`Router.described`) with the rule where it was registered.
+    public mutating func add(_ method: String, _ path: String, _ execution: RouteExecution, access: String? = nil,
                              _ handler: @escaping HTTPHandler) {
-        entries.append(Entry(method: method, path: path, execution: execution, handler: .direct(handler)))
+        entries.append(Entry(method: method, path: path, execution: execution, handler: .direct(handler), access: access))
     }
 
     /// A route whose handler answers later (see `HTTPDeferredHandler`).
-    public mutating func addDeferred(_ method: String, _ path: String, _ handler: @escaping HTTPDeferredHandler) {
-        entries.append(Entry(method: method, path: path, execution: .inline, handler: .deferred(handler)))
+    public mutating func addDeferred(_ method: String, _ path: String, access: String? = nil,
+                                     _ handler: @escaping HTTPDeferredHandler) {
+        entries.append(Entry(method: method, path: path, execution: .inline, handler: .deferred(handler), access: access))
     }
 
     public mutating func get(_ path: String, _ handler: @escaping HTTPHandler) { add("GET", path, .pool, handler) }
