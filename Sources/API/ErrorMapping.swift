@@ -12,6 +12,7 @@ enum APIErrors {
         case let e as AuthError: return http(e)
         case MonitoringError.notFound(let message): return HTTPError(404, "not_found", message)
         case MonitoringError.conflict(let code, let message): return HTTPError(409, code, message)
+        case MonitoringError.fieldConflict(let field, let code, let message): return HTTPError(409, code, message, field: field)
         case let e as JSONFieldError: return HTTPError(400, "validation_failed", e.message, field: e.field.isEmpty ? nil : e.field)
         case let e as JSONParseError: return HTTPError(400, "invalid_json", "The body is not valid JSON: \(e.message) at byte \(e.offset).")
         case let e as StoreError where e.isBusy:

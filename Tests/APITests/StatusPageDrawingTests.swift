@@ -1,4 +1,5 @@
 @testable import API
+import Monitoring
 import Core
 import Testing
 

@@ -28,27 +28,20 @@ struct IncidentRoutes {
             }
             monitorID = id
         }
-        let rows = try monitoring.database.read { c in
-            try Incidents.list(c, status: status, monitorID: monitorID, beforeID: page.afterID, limit: page.fetchLimit)
-        }
+        let rows = try monitoring.incidents(status: status, monitorID: monitorID, beforeID: page.afterID, limit: page.fetchLimit)
         return page.response(rows, id: \.id) { MonitoringRepresentation.incident($0, timeline: nil) }
     }
 
     func show(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let id = try req.intParameter("id")
-        let found = try monitoring.database.read { c -> (IncidentRecord, [TimelineEntry])? in
-            guard let incident = try Incidents.find(c, id: id) else { return nil }
-            return (incident, try Incidents.timeline(c, incidentID: id))
-        }
-        guard let (incident, timeline) = found else { throw HTTPError.notFound("No incident with id \(id).") }
+        let (incident, timeline) = try monitoring.incident(id)
         return .json(MonitoringRepresentation.incident(incident, timeline: timeline))
     }
 
     func acknowledge(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         _ = try monitoring.acknowledge(incidentID: id, by: p.user.email, userID: p.user.id)
-        let timeline = try monitoring.database.read { try Incidents.timeline($0, incidentID: id) }
-        let incident = try monitoring.database.read { try Incidents.find($0, id: id) }!
+        let (incident, timeline) = try monitoring.incident(id)
         return .json(MonitoringRepresentation.incident(incident, timeline: timeline))
     }
 }

@@ -20,16 +20,11 @@ struct MaintenanceRoutes {
     func list(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let page = try Page(req)
         let now = Time.now()
-        let rows = try monitoring.database.read { try MaintenanceWindows.list($0, beforeID: page.afterID, limit: page.fetchLimit) }
+        let rows = try monitoring.maintenanceWindows(beforeID: page.afterID, limit: page.fetchLimit)
         return page.response(rows, id: \.id) { MonitoringRepresentation.maintenance($0, now: now) }
     }
 
-    func find(_ id: Int64) throws -> MaintenanceRecord {
-        guard let w = try monitoring.database.read({ try MaintenanceWindows.find($0, id: id) }) else {
-            throw HTTPError.notFound("No maintenance window with id \(id).")
-        }
-        return w
-    }
+    func find(_ id: Int64) throws -> MaintenanceRecord { try monitoring.maintenanceWindow(id) }
 
     func show(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         return .json(MonitoringRepresentation.maintenance(try find(try req.intParameter("id")), now: Time.now()))

@@ -31,11 +31,7 @@ struct MonitorRoutes {
     /// and maintenance flag, in one read.
     func render(_ records: [MonitorRecord]) throws -> [JSON] {
         let now = Time.now()
-        let open = try monitoring.database.read { c in
-            try records.map { r in
-                try Incidents.openFor(c, monitorID: r.id).sorted { a, b in (a.kind == "expiry" ? 1 : 0) < (b.kind == "expiry" ? 1 : 0) }.first?.id
-            }
-        }
+        let open = try monitoring.openIncidentIDs(records)
         return zip(records, open).map { r, incident in
             MonitoringRepresentation.monitor(r, openIncidentID: incident, inMaintenance: monitoring.isInMaintenance(r.id, at: now),
                                              pingURL: monitoring.pingURL(r))
@@ -52,9 +48,7 @@ struct MonitorRoutes {
             throw HTTPError(400, "validation_failed", "type must be one of: http, tcp, dns, tls, heartbeat.", field: "type")
         }
         if filter.query?.isEmpty == true { filter.query = nil }
-        let rows = try monitoring.database.read { c in
-            try Monitors.list(c, filter: filter, afterID: page.afterID, limit: page.fetchLimit)
-        }
+        let rows = try monitoring.monitors(filter: filter, afterID: page.afterID, limit: page.fetchLimit)
         return try page.response(rows, id: \.id, renderAll: render)
     }
 
@@ -111,10 +105,8 @@ struct MonitorRoutes {
         let page = try Page(req)
         let since = try timeQuery(req, "since") ?? 0
         let until = try timeQuery(req, "until") ?? Int64.max / 1000
-        let rows = try monitoring.database.read { c in
-            try CheckResults.list(c, monitorID: id, sinceMs: since * 1000, untilMs: until * 1000, location: req.query("location"),
-                                  beforeID: page.afterID, limit: page.fetchLimit)
-        }
+        let rows = try monitoring.results(monitorID: id, sinceMs: since * 1000, untilMs: until * 1000, location: req.query("location"),
+                                          beforeID: page.afterID, limit: page.fetchLimit)
         return page.response(rows, id: \.id, render: MonitoringRepresentation.result)
     }
 

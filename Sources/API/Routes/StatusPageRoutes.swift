@@ -1,3 +1,4 @@
+import Monitoring
 import Auth
 import Core
 import HTTP

@@ -1,3 +1,4 @@
+import Monitoring
 import Core
 import HTTP
 
@@ -19,9 +20,10 @@ struct PublicStatusRoutes {
         let segment = req.parameters["slug"] ?? ""
         let json = segment.hasSuffix(".json")
         let slug = json ? String(segment.dropLast(5)) : segment
-        guard StatusPageInput.validSlug(slug), let view = try pages.view(slug: slug) else {
+        guard StatusPageInput.validSlug(slug), let stored = try pages.page(slug: slug) else {
             return json ? Self.jsonNotFound() : Self.htmlNotFound()
         }
+        let view = try StatusPageView.build(stored, monitoring: pages.monitoring, now: Time.now())
         if json {
             var r = HTTPResponse.json(StatusPageRepresentation.publicView(view))
             Self.addPublicHeaders(&r.headers, maxAge: 30)
@@ -36,12 +38,13 @@ struct PublicStatusRoutes {
         let slug = req.parameters["slug"] ?? ""
         let file = req.parameters["file"] ?? ""
         guard file.hasSuffix(".svg"), let id = Int64(file.dropLast(4)), id > 0,
-              StatusPageInput.validSlug(slug), let monitor = try pages.badge(slug: slug, monitorID: id) else {
+              StatusPageInput.validSlug(slug), let monitor = try pages.listedMonitor(slug: slug, monitorID: id) else {
             // Same answer for an unknown page, an unlisted monitor and a
             // missing one: nothing tells whether a monitor id exists.
             return Self.htmlNotFound()
         }
-        var r = HTTPResponse.text(200, StatusBadge.svg(name: monitor.name, status: monitor.status),
+        let status = StatusPageView.displayedStatus(monitor, monitoring: pages.monitoring, now: Time.now())
+        var r = HTTPResponse.text(200, StatusBadge.svg(name: monitor.name, status: status),
                                   contentType: "image/svg+xml; charset=utf-8")
         Self.addPublicHeaders(&r.headers, maxAge: 60)
         return r

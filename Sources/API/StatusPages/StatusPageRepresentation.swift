@@ -1,3 +1,4 @@
+import Monitoring
 import Core
 import Store
 

@@ -35,12 +35,9 @@ struct StatusPageView: Sendable {
 
     static func build(_ page: StatusPageRecord, monitoring: MonitoringService, now: Int64) throws -> StatusPageView {
         let ids = StatusPageService.ids(page.monitorIDs)
-        let (records, open) = try monitoring.database.read { c in
-            // A monitor deleted since the page was saved just drops out.
-            let records = try ids.compactMap { try Monitors.find(c, id: $0) }
-            let open = try records.map { try Incidents.openFor(c, monitorID: $0.id) }
-            return (records, open)
-        }
+        // A monitor deleted since the page was saved just drops out.
+        let listed = try monitoring.monitorsWithOpenIncidents(ids)
+        let (records, open) = (listed.map(\.0), listed.map(\.1))
         let history = try monitoring.dailyUptime(monitorIDs: records.map(\.id), days: days, now: now)
         var monitors: [Monitor] = []
         var incidents: [Incident] = []

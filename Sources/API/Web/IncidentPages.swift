@@ -19,11 +19,9 @@ struct IncidentPages {
     }
 
     func list(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
-        let (open, closed, names) = try monitoring.database.read { c in
-            (try Incidents.list(c, status: "open", monitorID: nil, beforeID: nil, limit: 500),
-             try Incidents.list(c, status: "closed", monitorID: nil, beforeID: nil, limit: Self.recentClosed),
-             Dictionary(try Monitors.all(c).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a }))
-        }
+        let (open, closed, names) = (try monitoring.incidents(status: "open", monitorID: nil, beforeID: nil, limit: 500),
+                                     try monitoring.incidents(status: "closed", monitorID: nil, beforeID: nil, limit: Self.recentClosed),
+                                     try monitoring.monitorNames())
         return web.adminPage(s, title: "Incidents", current: "/incidents", template: "incidents.html", fields: [
             "open": .list(open.map { Self.item($0, monitorName: names[$0.monitorID]) }),
             "closed": .list(closed.map { Self.item($0, monitorName: names[$0.monitorID]) }),

@@ -34,9 +34,7 @@ struct MaintenancePages {
 
     func page(_ s: SignedIn, typed: Typed, error: JSONFieldError?, flash: String?) throws -> HTTPResponse {
         let now = Time.now()
-        let (windows, monitors) = try monitoring.database.read { c in
-            (try MaintenanceWindows.list(c, beforeID: nil, limit: 200), try Monitors.all(c))
-        }
+        let (windows, monitors) = (try monitoring.maintenanceWindows(beforeID: nil, limit: 200), try monitoring.allMonitors())
         let names = Dictionary(monitors.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         let items: [TemplateValue] = windows.map { w in
             let ids = ((try? JSON.parse(w.monitorIDs))?.arrayValue ?? []).compactMap(\.intValue)

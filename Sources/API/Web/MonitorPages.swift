@@ -32,12 +32,7 @@ struct MonitorPages {
 
     func dashboard(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         let now = Time.now()
-        let rows = try monitoring.database.read { c in
-            try Monitors.all(c).map { m in
-                (m, try CheckResults.list(c, monitorID: m.id, sinceMs: 0, untilMs: Int64.max, location: nil,
-                                          beforeID: nil, limit: Self.sparkResults))
-            }
-        }
+        let rows = try monitoring.monitorsWithRecentResults(limit: Self.sparkResults)
         let items: [TemplateValue] = rows.map { m, results in
             let samples = results.reversed().map(Self.sample)
             return [
@@ -126,13 +121,8 @@ struct MonitorPages {
     func show(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         let now = Time.now()
-        let (record, day, recent, incidents) = try monitoring.database.read { c in
-            guard let m = try Monitors.find(c, id: id) else { throw MonitoringError.notFound("No monitor with id \(id).") }
-            return (m, try CheckResults.range(c, monitorID: id, fromMs: (now - 86_400) * 1000, toMs: (now + 1) * 1000),
-                    try CheckResults.list(c, monitorID: id, sinceMs: 0, untilMs: Int64.max, location: nil, beforeID: nil,
-                                          limit: Self.recentResults),
-                    try Incidents.list(c, status: nil, monitorID: id, beforeID: nil, limit: 20))
-        }
+        let (record, day, recent, incidents) = try monitoring.monitorHistory(id, fromMs: (now - 86_400) * 1000, toMs: (now + 1) * 1000,
+                                                                             recent: Self.recentResults, incidents: 20)
         // Two and a half intervals: one late or missed check does not break
         // the line, a stopped hub or a pause does. (Heartbeat results carry
         // no latency, so their chart shows only down periods.)

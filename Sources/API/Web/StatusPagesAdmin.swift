@@ -1,3 +1,4 @@
+import Monitoring
 import Core
 import HTTP
 import Store
@@ -73,9 +74,7 @@ struct StatusPagesAdmin {
     func render(_ session: SignedIn, form: FormInput = FormInput(), flash: String? = nil, error: String? = nil,
                 status: Int = 200) throws -> HTTPResponse {
         let canWrite = session.canWrite
-        let (rows, monitors) = try pages.database.read { c in
-            (try StatusPages.list(c, afterID: nil, limit: 1000), try Monitors.all(c))
-        }
+        let (rows, monitors) = (try pages.list(afterID: nil, limit: 1000), try pages.monitoring.allMonitors())
         let pageItems: [TemplateValue] = rows.map { p in
             ["id": .int(p.id), "title": .string(p.title), "slug": .string(p.slug),
              "monitor_count": .int(StatusPageService.ids(p.monitorIDs).count)]

@@ -6,6 +6,8 @@ import Store
 public enum MonitoringError: Error, Equatable {
     case notFound(String)
     case conflict(code: String, message: String)
+    /// A conflict caused by one field of the body (a taken slug): `409` naming it.
+    case fieldConflict(field: String, code: String, message: String)
 }
 
 extension MonitoringService {

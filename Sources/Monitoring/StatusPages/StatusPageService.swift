@@ -1,81 +1,77 @@
 import Core
-import HTTP
-import Monitoring
 import Store
 
-/// Status pages: storage through `StatusPages` (the only SQL), the checks
-/// that need the database (monitors exist, slug free), and the public view.
-/// Shared by the JSON API, the admin page and the public pages.
-struct StatusPageService: Sendable {
-    let monitoring: MonitoringService
+/// Status pages: storage through `StatusPages` (the only SQL) and the
+/// checks that need the database (monitors exist, slug free). Shared by the
+/// JSON API, the admin page and the public pages, which draw them.
+public struct StatusPageService: Sendable {
+    public let monitoring: MonitoringService
     var database: Database { monitoring.database }
 
-    func list(afterID: Int64?, limit: Int) throws -> [StatusPageRecord] {
+    public init(monitoring: MonitoringService) { self.monitoring = monitoring }
+
+    public func list(afterID: Int64?, limit: Int) throws -> [StatusPageRecord] {
         try database.read { try StatusPages.list($0, afterID: afterID, limit: limit) }
     }
 
-    func find(_ id: Int64) throws -> StatusPageRecord {
+    public func find(_ id: Int64) throws -> StatusPageRecord {
         guard let p = try database.read({ try StatusPages.find($0, id: id) }) else {
-            throw HTTPError.notFound("No status page with id \(id).")
+            throw MonitoringError.notFound("No status page with id \(id).")
         }
         return p
     }
 
-    func create(_ input: StatusPageInput) throws -> StatusPageRecord {
+    public func create(_ input: StatusPageInput) throws -> StatusPageRecord {
         try checkMonitorsExist(input.monitorIDs)
         return try uniqueSlug(input.slug) {
             try database.write { c in try StatusPages.insert(c, Self.record(input), now: Time.now()) }
         }
     }
 
-    func update(id: Int64, _ input: StatusPageInput) throws -> StatusPageRecord {
+    public func update(id: Int64, _ input: StatusPageInput) throws -> StatusPageRecord {
         try checkMonitorsExist(input.monitorIDs)
         var record = Self.record(input)
         record.id = id
         let stored = try uniqueSlug(input.slug) {
             try database.write { c in try StatusPages.update(c, record, now: Time.now()) }
         }
-        guard let stored else { throw HTTPError.notFound("No status page with id \(id).") }
+        guard let stored else { throw MonitoringError.notFound("No status page with id \(id).") }
         return stored
     }
 
-    func delete(id: Int64) throws {
+    public func delete(id: Int64) throws {
         guard try database.write({ c in try StatusPages.delete(c, id: id) }) else {
-            throw HTTPError.notFound("No status page with id \(id).")
+            throw MonitoringError.notFound("No status page with id \(id).")
         }
     }
 
-    /// The public view of the page at `slug`, or nil.
-    func view(slug: String, now: Int64 = Time.now()) throws -> StatusPageView? {
-        guard let page = try database.read({ try StatusPages.find($0, slug: slug) }) else { return nil }
-        return try StatusPageView.build(page, monitoring: monitoring, now: now)
+    /// The page at `slug`, or nil.
+    public func page(slug: String) throws -> StatusPageRecord? {
+        try database.read { try StatusPages.find($0, slug: slug) }
     }
 
-    /// Name and displayed status of a monitor listed on the page at `slug`
-    /// (nil when the page or the listing is missing): all a badge needs,
-    /// without the page's 90 days of history.
-    func badge(slug: String, monitorID: Int64, now: Int64 = Time.now()) throws -> (name: String, status: String)? {
-        let record = try database.read { c -> MonitorRecord? in
+    /// A monitor the page at `slug` lists (nil when the page or the listing
+    /// is missing): all a badge needs, without the page's history.
+    public func listedMonitor(slug: String, monitorID: Int64) throws -> MonitorRecord? {
+        try database.read { c -> MonitorRecord? in
             guard let page = try StatusPages.find(c, slug: slug), Self.ids(page.monitorIDs).contains(monitorID) else { return nil }
             return try Monitors.find(c, id: monitorID)
         }
-        guard let record else { return nil }
-        return (record.name, StatusPageView.displayedStatus(record, monitoring: monitoring, now: now))
     }
 
     /// The stored form of an input.
-    static func record(_ input: StatusPageInput) -> StatusPageRecord {
+    public static func record(_ input: StatusPageInput) -> StatusPageRecord {
         StatusPageRecord(slug: input.slug, title: input.title, description: input.description,
                          monitorIDs: JSON.array(input.monitorIDs.map { .int($0) }).text)
     }
 
     /// The stored page back as an input (a PATCH merges onto it).
-    static func input(_ record: StatusPageRecord) -> StatusPageInput {
+    public static func input(_ record: StatusPageRecord) -> StatusPageInput {
         StatusPageInput(slug: record.slug, title: record.title, description: record.description,
                         monitorIDs: ids(record.monitorIDs))
     }
 
-    static func ids(_ json: String) -> [Int64] {
+    public static func ids(_ json: String) -> [Int64] {
         ((try? JSON.parse(json))?.arrayValue ?? []).compactMap(\.intValue)
     }
 
@@ -84,8 +80,7 @@ struct StatusPageService: Sendable {
     func checkMonitorsExist(_ ids: [Int64]) throws {
         let missing = try database.read { c in try ids.firstIndex { try Monitors.find(c, id: $0) == nil } }
         if let i = missing {
-            throw HTTPError(400, "validation_failed", "monitor_ids[\(i)]: there is no monitor with id \(ids[i]).",
-                            field: "monitor_ids[\(i)]")
+            throw JSONFieldError(field: "monitor_ids[\(i)]", message: "monitor_ids[\(i)]: there is no monitor with id \(ids[i]).")
         }
     }
 
@@ -94,7 +89,8 @@ struct StatusPageService: Sendable {
         do {
             return try write()
         } catch let e as StoreError where e.isUniqueViolation {
-            throw HTTPError(409, "slug_taken", "slug \(slug) is already used by another status page.", field: "slug")
+            throw MonitoringError.fieldConflict(field: "slug", code: "slug_taken",
+                                                message: "slug \(slug) is already used by another status page.")
         }
     }
 }

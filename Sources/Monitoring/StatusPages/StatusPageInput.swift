@@ -2,18 +2,25 @@ import Core
 
 /// A status page as the API (and the admin form) accepts it. One validator
 /// for both, so the form's error box says what the API would.
-struct StatusPageInput: Sendable, Equatable {
-    var slug: String
-    var title: String
-    var description: String
+public struct StatusPageInput: Sendable, Equatable {
+    public var slug: String
+    public var title: String
+    public var description: String
     /// In display order, without duplicates.
-    var monitorIDs: [Int64]
+    public var monitorIDs: [Int64]
 
-    static let maxMonitors = 200
+    public init(slug: String, title: String, description: String, monitorIDs: [Int64]) {
+        self.slug = slug
+        self.title = title
+        self.description = description
+        self.monitorIDs = monitorIDs
+    }
+
+    public static let maxMonitors = 200
 
     /// Validates a create body, or a PATCH merged onto `existing`. Whether
     /// the monitors exist is checked by the service (it needs the database).
-    static func parse(_ b: JSONFields, existing: StatusPageInput? = nil) throws(JSONFieldError) -> StatusPageInput {
+    public static func parse(_ b: JSONFields, existing: StatusPageInput? = nil) throws(JSONFieldError) -> StatusPageInput {
         let title = Substring(try b.string("title") ?? existing?.title ?? "").trimmingSpaces()
         guard !title.isEmpty, TextLimit.fits(String(title), characters: 200) else {
             throw JSONFieldError(field: "title", message: "title is required, at most \(TextLimit.describe(characters: 200)).")
@@ -47,7 +54,7 @@ struct StatusPageInput: Sendable, Equatable {
 
     /// 1–64 of `a-z 0-9 -`, not starting with `-`: safe in a URL path and
     /// a file-like suffix (`.json`, `/badge/`) can never be part of one.
-    static func validSlug(_ s: String) -> Bool {
+    public static func validSlug(_ s: String) -> Bool {
         let bytes = Array(s.utf8)
         guard (1...64).contains(bytes.count), bytes[0] != UInt8(ascii: "-") else { return false }
         return bytes.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") }

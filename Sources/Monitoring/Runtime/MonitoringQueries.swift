@@ -1,0 +1,102 @@
+import Core
+import Store
+
+/// What the API and the pages read, as the domain answers it: handlers go
+/// through these, never through the database themselves, so the queries
+/// (and, later, the engine under them) can change in one place.
+extension MonitoringService {
+    public func monitors(filter: MonitorFilter, afterID: Int64?, limit: Int) throws -> [MonitorRecord] {
+        try database.read { try Monitors.list($0, filter: filter, afterID: afterID, limit: limit) }
+    }
+
+    public func allMonitors() throws -> [MonitorRecord] {
+        try database.read { try Monitors.all($0) }
+    }
+
+    public func monitorRecord(_ id: Int64) throws -> MonitorRecord {
+        guard let m = try database.read({ try Monitors.find($0, id: id) }) else {
+            throw MonitoringError.notFound("No monitor with id \(id).")
+        }
+        return m
+    }
+
+    /// Each monitor's open incident that its object names (down or
+    /// degraded before expiry), in one read.
+    public func openIncidentIDs(_ records: [MonitorRecord]) throws -> [Int64?] {
+        try database.read { c in
+            try records.map { r in
+                try Incidents.openFor(c, monitorID: r.id).sorted { a, b in (a.kind == "expiry" ? 1 : 0) < (b.kind == "expiry" ? 1 : 0) }
+                    .first?.id
+            }
+        }
+    }
+
+    /// Monitors by id in the given order (deleted ones drop out) with their
+    /// open incidents: what a status page lists.
+    public func monitorsWithOpenIncidents(_ ids: [Int64]) throws -> [(MonitorRecord, [IncidentRecord])] {
+        try database.read { c in
+            try ids.compactMap { id in try Monitors.find(c, id: id) }.map { ($0, try Incidents.openFor(c, monitorID: $0.id)) }
+        }
+    }
+
+    public func results(monitorID: Int64, sinceMs: Int64 = 0, untilMs: Int64 = Int64.max, location: String? = nil,
+                        beforeID: Int64? = nil, limit: Int) throws -> [CheckResultRecord] {
+        try database.read {
+            try CheckResults.list($0, monitorID: monitorID, sinceMs: sinceMs, untilMs: untilMs, location: location,
+                                  beforeID: beforeID, limit: limit)
+        }
+    }
+
+    /// Every monitor with its newest `limit` results (the dashboard's sparklines).
+    public func monitorsWithRecentResults(limit: Int) throws -> [(MonitorRecord, [CheckResultRecord])] {
+        try database.read { c in
+            try Monitors.all(c).map { m in
+                (m, try CheckResults.list(c, monitorID: m.id, sinceMs: 0, untilMs: Int64.max, location: nil, beforeID: nil,
+                                          limit: limit))
+            }
+        }
+    }
+
+    /// One monitor's page: the record, its results in a range, the newest
+    /// results and incidents, in one read.
+    public func monitorHistory(_ id: Int64, fromMs: Int64, toMs: Int64, recent: Int, incidents: Int) throws
+        -> (record: MonitorRecord, range: [CheckResultRecord], recent: [CheckResultRecord], incidents: [IncidentRecord]) {
+        try database.read { c in
+            guard let m = try Monitors.find(c, id: id) else { throw MonitoringError.notFound("No monitor with id \(id).") }
+            return (m, try CheckResults.range(c, monitorID: id, fromMs: fromMs, toMs: toMs),
+                    try CheckResults.list(c, monitorID: id, sinceMs: 0, untilMs: Int64.max, location: nil, beforeID: nil,
+                                          limit: recent),
+                    try Incidents.list(c, status: nil, monitorID: id, beforeID: nil, limit: incidents))
+        }
+    }
+
+    public func incidents(status: String?, monitorID: Int64?, beforeID: Int64?, limit: Int) throws -> [IncidentRecord] {
+        try database.read { try Incidents.list($0, status: status, monitorID: monitorID, beforeID: beforeID, limit: limit) }
+    }
+
+    /// An incident with its timeline.
+    public func incident(_ id: Int64) throws -> (incident: IncidentRecord, timeline: [TimelineEntry]) {
+        let found = try database.read { c -> (IncidentRecord, [TimelineEntry])? in
+            guard let incident = try Incidents.find(c, id: id) else { return nil }
+            return (incident, try Incidents.timeline(c, incidentID: id))
+        }
+        guard let found else { throw MonitoringError.notFound("No incident with id \(id).") }
+        return found
+    }
+
+    /// Monitor names by id (the incident list names each incident's monitor).
+    public func monitorNames() throws -> [Int64: String] {
+        Dictionary(try allMonitors().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    public func maintenanceWindows(beforeID: Int64?, limit: Int) throws -> [MaintenanceRecord] {
+        try database.read { try MaintenanceWindows.list($0, beforeID: beforeID, limit: limit) }
+    }
+
+    public func maintenanceWindow(_ id: Int64) throws -> MaintenanceRecord {
+        guard let w = try database.read({ try MaintenanceWindows.find($0, id: id) }) else {
+            throw MonitoringError.notFound("No maintenance window with id \(id).")
+        }
+        return w
+    }
+}
