@@ -16,8 +16,8 @@ public final class Application: Sendable {
     public let users: UserService
     public let tokens: TokenService
     public let monitoring: MonitoringService
-    /// Alerting: channels and delivery (nil in tests that do not need it).
-    public let notify: NotifyService?
+    /// Alerting: channels, delivery, phones.
+    public let notify: NotifyService
     public let oauth: OAuthService
     public let sessions: SessionService
     public let twoFactor: TwoFactorService
@@ -30,7 +30,7 @@ public final class Application: Sendable {
     private let ssoHTTP: ClientEngine?
     private let startedAt = Time.now()
 
-    public init(database: Database, settings: APISettings, monitoring: MonitoringService, notify: NotifyService? = nil,
+    public init(database: Database, settings: APISettings, monitoring: MonitoringService, notify: NotifyService,
                 metrics: HTTPMetrics = HTTPMetrics()) {
         self.database = database
         self.monitoring = monitoring
@@ -55,7 +55,7 @@ public final class Application: Sendable {
         let web = WebLayer(sessions: sessions, settings: settings)
         let openAPI = OpenAPIDocument.build(version: settings.version, serverURL: settings.publicURL).serialized()
         let system = SystemRoutes(access: access, settings: settings, metrics: metrics, monitoring: monitoring,
-                                  notifications: notify?.counters, openAPI: openAPI, startedAt: startedAt)
+                                  notifications: notify.counters, openAPI: openAPI, startedAt: startedAt)
         let account = AccountRoutes(access: access, tokens: tokens)
         let userRoutes = UserRoutes(access: access, users: users, ssoUsers: ssoUsers)
         let ssoButtons = settings.ssoProviders.map { (id: $0.id, name: $0.name) }
@@ -69,7 +69,7 @@ public final class Application: Sendable {
             security.register(&r)
             LoginRoutes(web: web, users: users, twoFactor: twoFactor, limiter: loginLimiter, ssoUsers: ssoUsers,
                         approvals: loginApprovals, ssoProviders: ssoButtons).register(&r)
-            LoginApprovalRoutes(web: web, approvals: loginApprovals, limiter: loginLimiter, push: notify?.push).register(&r)
+            LoginApprovalRoutes(web: web, approvals: loginApprovals, limiter: loginLimiter, push: notify.push).register(&r)
             if let ssoHTTP {
                 SSORoutes(web: web, providers: settings.ssoProviders, http: ssoHTTP, accounts: ssoUsers,
                           publicURL: settings.issuer).register(&r)
@@ -87,20 +87,19 @@ public final class Application: Sendable {
             PingRoutes(monitoring: monitoring).register(&r)
             AgentRoutes(access: access, agents: monitoring.agents).register(&r)
             AgentProtocolRoutes(access: AgentAccess(agents: monitoring.agents), agents: monitoring.agents).register(&r)
-            if let notify {
-                ChannelRoutes(access: access, notify: notify).register(&r)
-                SettingsRoutes(access: access, notify: notify).register(&r)
-            }
+            ChannelRoutes(access: access, notify: notify).register(&r)
+            SettingsRoutes(access: access, notify: notify).register(&r)
             TokenRoutes(service: oauth, issuer: issuer).register(&r)
             AuthorizeRoutes(service: oauth, signIn: web, issuer: issuer, hubName: settings.hubName).register(&r)
-            ConnectedAppsRoutes(access: access, service: oauth, database: database).register(&r)
-            MobileRoutes(access: access, database: database, settings: settings, approvals: loginApprovals, limiter: loginLimiter,
+            let devices = MobileDeviceService(database: database)
+            ConnectedAppsRoutes(access: access, service: oauth, devices: devices).register(&r)
+            MobileRoutes(access: access, devices: devices, settings: settings, approvals: loginApprovals, limiter: loginLimiter,
                          notify: notify).register(&r)
             // The signed-in admin pages of docs/web.md.
-            SettingsPage(web: web, tokens: tokens, oauth: oauth, database: database, notify: notify).register(&r)
+            SettingsPage(web: web, tokens: tokens, oauth: oauth, devices: devices, notify: notify).register(&r)
             TwoFactorPage(web: web, twoFactor: twoFactor, security: security).register(&r)
             UsersPage(web: web, users: users).register(&r)
-            if let notify { NotifyPage(web: web, notify: notify).register(&r) }
+            NotifyPage(web: web, notify: notify).register(&r)
         }
     }
 }

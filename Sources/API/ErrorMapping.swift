@@ -2,6 +2,7 @@ import Auth
 import Core
 import HTTP
 import Monitoring
+import Notify
 import Store
 
 /// One place that turns domain errors into the spec's `/api` error answers.
@@ -13,6 +14,7 @@ enum APIErrors {
         case MonitoringError.notFound(let message): return HTTPError(404, "not_found", message)
         case MonitoringError.conflict(let code, let message): return HTTPError(409, code, message)
         case MonitoringError.fieldConflict(let field, let code, let message): return HTTPError(409, code, message, field: field)
+        case let e as DeviceNotFound: return HTTPError(404, "not_found", e.message)
         case let e as JSONFieldError: return HTTPError(400, "validation_failed", e.message, field: e.field.isEmpty ? nil : e.field)
         case let e as JSONParseError: return HTTPError(400, "invalid_json", "The body is not valid JSON: \(e.message) at byte \(e.offset).")
         case let e as StoreError where e.isBusy:

@@ -12,15 +12,15 @@ import Store
 /// have no sign-in.
 struct MobileRoutes {
     let access: Access
-    let database: Database
+    let devices: MobileDeviceService
     let settings: APISettings
     /// Sign-in approvals the phone answers (SPEC §11, `MobileRoutes+LoginApprovals`).
     let approvals: LoginApprovalService
     /// A refused approval counts as a failed second factor of the account.
     let limiter: LoginRateLimiter
-    /// Told when a phone reports a Live Activity token, so it gets the
-    /// current outage at once (nil in tests without alerting).
-    var notify: NotifyService?
+    /// The push settings, and told when a phone reports a Live Activity
+    /// token, so it gets the current outage at once.
+    let notify: NotifyService
     var clock: @Sendable () -> Int64 = { Time.now() }
 
     func register(_ r: inout RouteTable) {
@@ -35,9 +35,6 @@ struct MobileRoutes {
         r.post("/api/mobile/login-approvals/{id}", access.signIn(.read, answerApproval))
     }
 
-    static func deviceNotFound(_ id: Int64) -> HTTPError {
-        HTTPError.notFound("No device with id \(id) on this sign-in.")
-    }
 
     // MARK: config
 
@@ -53,12 +50,8 @@ struct MobileRoutes {
         ])))
     }
 
-    /// The stored settings; the permanent `hub_id` is created the first time
-    /// anyone asks (a write, so concurrent first calls agree on one id).
-    func pushSettings() throws -> PushSettings {
-        if let s = try database.read({ c in try PushSettings.read(c) }) { return s }
-        return try database.write { c in try PushSettings.load(c) }
-    }
+    /// The settings as loaded at start (the permanent `hub_id` is created then).
+    func pushSettings() throws -> PushSettings { notify.push.settings }
 
     /// The notification actions of SPEC §6, so the app need not hard-code
     /// paths: each is a plain API call with the sign-in's token, `{id}` being
@@ -86,11 +79,7 @@ struct MobileRoutes {
         let now = clock()
         let record = MobileDeviceRecord(signInID: signInID, userID: p.user.id, platform: input.platform, token: input.token,
                                         name: input.name, appVersion: input.appVersion)
-        let (device, created) = try database.write { c in
-            let result = try MobileDevices.enroll(c, record, now: now)
-            if result.created { try Self.dropOldest(c, signInID: signInID, keeping: result.device.id) }
-            return result
-        }
+        let (device, created) = try devices.enroll(record, now: now)
         if created {
             Log.shared.info("mobile device enrolled", ["device_id": "\(device.id)", "signin_id": "\(signInID)",
                                                        "platform": device.platform])
@@ -98,57 +87,28 @@ struct MobileRoutes {
         return .json(MobileInput.device(device), status: created ? 201 : 200)
     }
 
-    /// One sign-in is one app install, so a handful of rows at most (a new
-    /// push token after a restore leaves the old row until the relay reports
-    /// it invalid). The bound keeps a leaked access token from filling the
-    /// table, and the relay's queue, with made-up phones; the oldest
-    /// enrollment goes rather than refusing the phone that is enrolling now.
-    static let maxDevicesPerSignIn = 20
-
-    static func dropOldest(_ c: Connection, signInID: Int64, keeping id: Int64) throws {
-        let all = try MobileDevices.forSignIn(c, signInID: signInID)
-        guard all.count > maxDevicesPerSignIn else { return }
-        let stale = all.filter { $0.id != id }.sorted { ($0.updatedAt, $0.id) < ($1.updatedAt, $1.id) }
-        for d in stale.prefix(all.count - maxDevicesPerSignIn) {
-            try MobileDevices.delete(c, id: d.id, reason: "replaced by a newer phone of the sign-in")
-        }
-    }
-
     /// The phones of this sign-in only: another sign-in of the same user is
     /// another app install and manages its own.
     func list(_ req: HTTPRequest, _: Principal, _ signInID: Int64) throws -> HTTPResponse {
-        let devices = try database.read { c in try MobileDevices.forSignIn(c, signInID: signInID) }
-        return .json(.object(JSONObject([("items", .array(devices.map(MobileInput.device))), ("next_cursor", .null)])))
+        let phones = try devices.devices(signInID: signInID)
+        return .json(.object(JSONObject([("items", .array(phones.map(MobileInput.device))), ("next_cursor", .null)])))
     }
 
     func delete(_ req: HTTPRequest, _: Principal, _ signInID: Int64) throws -> HTTPResponse {
         let id = try req.intParameter("id")
-        try database.write { c in
-            // Another sign-in's phone is 404, not 403: its id says nothing.
-            guard let d = try MobileDevices.find(c, id: id), d.signInID == signInID else { throw Self.deviceNotFound(id) }
-            try MobileDevices.delete(c, id: id)
-        }
+        try devices.delete(id: id, signInID: signInID)
         return .noContent()
     }
 
     // MARK: Live Activity
-
-    /// Runs `body` on the caller's device `device_id` inside one write, so
-    /// the ownership check and the change cannot be split by a revoke.
-    func withOwnDevice(_ signInID: Int64, _ id: Int64, _ body: (Connection) throws -> Void) throws {
-        try database.write { c in
-            guard let d = try MobileDevices.find(c, id: id), d.signInID == signInID else { throw Self.deviceNotFound(id) }
-            try body(c)
-        }
-    }
 
     func setStartToken(_ req: HTTPRequest, _: Principal, _ signInID: Int64) throws -> HTTPResponse {
         let f = try req.jsonFields()
         let id = try MobileInput.deviceID(f)
         let token = try MobileInput.pushToken(f, "token")
         let now = clock()
-        try withOwnDevice(signInID, id) { c in try MobileDevices.setStartToken(c, id: id, token: token, now: now) }
-        try notify?.push.liveActivityReported(deviceID: id)
+        try devices.setStartToken(deviceID: id, signInID: signInID, token: token, now: now)
+        try notify.push.liveActivityReported(deviceID: id)
         return .noContent()
     }
 
@@ -158,10 +118,8 @@ struct MobileRoutes {
         let activity = try MobileInput.activityID(f)
         let token = try MobileInput.pushToken(f, "token")
         let now = clock()
-        try withOwnDevice(signInID, id) { c in
-            try MobileDevices.setActivity(c, id: id, activityID: activity, token: token, now: now)
-        }
-        try notify?.push.liveActivityReported(deviceID: id)
+        try devices.setActivity(deviceID: id, signInID: signInID, activityID: activity, token: token, now: now)
+        try notify.push.liveActivityReported(deviceID: id)
         return .noContent()
     }
 
@@ -173,9 +131,7 @@ struct MobileRoutes {
         let id = try MobileInput.deviceID(f)
         let activity = try MobileInput.activityID(f)
         let now = clock()
-        try withOwnDevice(signInID, id) { c in
-            try MobileDevices.clearActivity(c, id: id, activityID: activity, now: now)
-        }
+        try devices.clearActivity(deviceID: id, signInID: signInID, activityID: activity, now: now)
         return .noContent()
     }
 }

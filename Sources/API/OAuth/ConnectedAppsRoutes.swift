@@ -1,3 +1,4 @@
+import Notify
 import Auth
 import Core
 import HTTP
@@ -9,7 +10,7 @@ struct ConnectedAppsRoutes {
     let access: Access
     let service: OAuthService
     /// For each sign-in's phones (`devices`).
-    let database: Database
+    let devices: MobileDeviceService
 
     func register(_ r: inout RouteTable) {
         r.get("/api/connected-apps", access.rule(.accountRead, list))
@@ -33,10 +34,8 @@ struct ConnectedAppsRoutes {
         let rows = try service.signIns(userID: userID, afterID: page.afterID, limit: page.fetchLimit)
         return try page.response(rows, id: \.signIn.id) { shown in
             // Each shown sign-in's phones, from one snapshot (an indexed lookup each).
-            let devices = try database.read { c in
-                try shown.map { row in try MobileDevices.forSignIn(c, signInID: row.signIn.id) }
-            }
-            return zip(shown, devices).map { row, phones in render(row.signIn, row.user, devices: phones) }
+            let phones = try devices.devices(signInIDs: shown.map(\.signIn.id))
+            return zip(shown, phones).map { row, phones in render(row.signIn, row.user, devices: phones) }
         }
     }
 

@@ -12,9 +12,9 @@ struct SettingsPage {
     let web: WebLayer
     let tokens: TokenService
     let oauth: OAuthService
-    let database: Database
+    let devices: MobileDeviceService
     /// Nil when the hub runs without alerting (then there is no push section).
-    let notify: NotifyService?
+    let notify: NotifyService
 
     static let flashes = [
         "push-saved": "Mobile app settings saved.",
@@ -40,7 +40,6 @@ struct SettingsPage {
     }
 
     func savePush(_ req: HTTPRequest, _ ctx: SignedIn) throws -> HTTPResponse {
-        guard let notify else { throw HTTPError.notFound("This hub runs without notifications.") }
         let body: JSON = ["mobile_push": ["enabled": .bool(ctx.form.checked("enabled")),
                                           "relay_url": .string(ctx.form.trimmed("relay_url"))]]
         do {
@@ -91,7 +90,7 @@ struct SettingsPage {
             "apps": .list(try apps(user.id)), "totp_enabled": .bool(user.totpEnabled),
         ]
         // The push settings are an admin account endpoint in the API: readonly users do not see them.
-        if ctx.isAdmin, let notify { values["push"] = Self.push(notify.push.settings, form: pushForm) }
+        if ctx.isAdmin { values["push"] = Self.push(notify.push.settings, form: pushForm) }
         return web.adminPage(ctx, title: "Settings", current: "/settings", template: "settings.html", .object(values),
                              flash: flash, error: error, status: status)
     }
@@ -108,8 +107,8 @@ struct SettingsPage {
     /// The user's own sign-ins, each with its phones (as `/api/connected-apps`).
     func apps(_ userID: Int64) throws -> [TemplateValue] {
         let rows = try oauth.signIns(userID: userID, afterID: nil, limit: Self.listLimit)
-        let devices = try database.read { c in try rows.map { try MobileDevices.forSignIn(c, signInID: $0.signIn.id) } }
-        return zip(rows, devices).map { row, phones in
+        let phones = try devices.devices(signInIDs: rows.map(\.signIn.id))
+        return zip(rows, phones).map { row, phones in
             let s = row.signIn
             let scope = Scope.effective(Scope(rawValue: s.scope) ?? .read, role: Role(rawValue: row.user.role) ?? .readonly)
             let phoneRows: [TemplateValue] = phones.map {
