@@ -36,9 +36,13 @@ public struct Notification: Sendable, Equatable {
     /// The outbox row id: the idempotency key peers can use (`outbox-<id>`).
     public var outboxID: Int64
     public var hubName: String
+    /// The hub's `server.public_url` (no trailing `/`), for links back to
+    /// the hub; empty = no links.
+    public var publicURL: String
 
     public init(kind: Kind, event: EventKind?, monitorID: Int64?, monitorName: String, incidentID: Int64?, cause: String,
-                locations: [String], at: Int64, since: Int64, outboxID: Int64, hubName: String = "pingtxt") {
+                locations: [String], at: Int64, since: Int64, outboxID: Int64, hubName: String = "pingtxt",
+                publicURL: String = "") {
         self.kind = kind
         self.event = event
         self.monitorID = monitorID
@@ -50,15 +54,34 @@ public struct Notification: Sendable, Equatable {
         self.since = since
         self.outboxID = outboxID
         self.hubName = hubName
+        self.publicURL = publicURL
     }
 
     /// A test notification (no event, so no category and no action buttons).
-    public static func test(channelName: String, at: Int64, outboxID: Int64, hubName: String = "pingtxt") -> Notification {
+    public static func test(channelName: String, at: Int64, outboxID: Int64, hubName: String = "pingtxt",
+                            publicURL: String = "") -> Notification {
         Notification(kind: .test, event: nil, monitorID: nil, monitorName: channelName, incidentID: nil, cause: "",
-                     locations: [], at: at, since: at, outboxID: outboxID, hubName: hubName)
+                     locations: [], at: at, since: at, outboxID: outboxID, hubName: hubName, publicURL: publicURL)
     }
 
     public var messageID: String { "outbox-\(outboxID)" }
+
+    /// The hub's page for what the notification is about (SPEC §10,
+    /// tap-through link): the incident, else the monitor, else the agents
+    /// page for agent events; a test links to the notify page, where its
+    /// channel is. nil when the hub's public URL is not known.
+    public var pageURL: String? {
+        guard !publicURL.isEmpty else { return nil }
+        var base = publicURL
+        while base.hasSuffix("/") { base.removeLast() }
+        switch event {
+        case nil: return base + "/notify"
+        case .agentOffline?, .agentOnline?: return base + "/agents"
+        default:
+            if let incidentID { return base + "/incidents/\(incidentID)" }
+            return monitorID.map { base + "/monitors/\($0)" } ?? base + "/"
+        }
+    }
 
     private var whereFrom: String {
         var parts: [String] = []

@@ -10,11 +10,14 @@ import Synchronization
 public final class Notifier: EventSink {
     let channels = Mutex<[Channel]>([])
     public let hubName: String
+    /// `server.public_url`: notifications link back to the hub's pages.
+    public let publicURL: String
     /// Called after rows were queued (the delivery worker wakes up).
     let onQueued = Mutex<(@Sendable () -> Void)?>(nil)
 
-    public init(hubName: String = "pingtxt") {
+    public init(hubName: String = "pingtxt", publicURL: String = "") {
         self.hubName = hubName
+        self.publicURL = publicURL
     }
 
     /// Replaces the cache; channels whose stored config no longer validates
@@ -57,7 +60,7 @@ public final class Notifier: EventSink {
         for ch in targets {
             let template = Notification(kind: .alert, event: kind, monitorID: event.monitorID, monitorName: name,
                                         incidentID: event.incidentID, cause: event.cause, locations: locations, at: event.at,
-                                        since: since, outboxID: 0, hubName: hubName)
+                                        since: since, outboxID: 0, hubName: hubName, publicURL: publicURL)
             queued += try queue(c, channel: ch, notification: template, eventID: event.id, now: event.at).count
         }
         if queued > 0 { onQueued.withLock { $0 }?() }

@@ -21,7 +21,8 @@ public final class NotifyService: Sendable {
     let quiet = QuietCheck()
     let reminders: ReminderJob
 
-    /// `publicURL` is what the relay is told to show for this hub. `smtp`:
+    /// `publicURL` is what the relay is told to show for this hub, and
+    /// where notifications link back to (`Notification.pageURL`). `smtp`:
     /// the `[smtp]` server email channels send through; nil = email is not
     /// configured (email rows then fail, saying so). `outboxRetentionDays`:
     /// settled (sent or failed) outbox rows older than this are deleted; the
@@ -29,7 +30,7 @@ public final class NotifyService: Sendable {
     public init(database: Database, hubName: String = "pingtxt", publicURL: String = "", extraCAFile: String? = nil,
                 smtp: SMTPSettings? = nil, outboxRetentionDays: Int64 = 7) {
         self.database = database
-        let notifier = Notifier(hubName: hubName)
+        let notifier = Notifier(hubName: hubName, publicURL: publicURL)
         self.notifier = notifier
         engine = ClientEngine(loops: 1, maxConcurrent: 64, extraCAFile: extraCAFile)
         let wake = WakeBox()
@@ -112,7 +113,8 @@ public final class NotifyService: Sendable {
         let now = Time.now()
         let ids = try database.write { c in
             try notifier.queue(c, channel: channel,
-                               notification: .test(channelName: channel.name, at: now, outboxID: 0, hubName: notifier.hubName),
+                               notification: .test(channelName: channel.name, at: now, outboxID: 0, hubName: notifier.hubName,
+                                                   publicURL: notifier.publicURL),
                                eventID: nil, now: now)
         }
         if !ids.isEmpty { worker.wake() }

@@ -34,7 +34,7 @@ public struct HTTPTransport: DeliveryTransport {
                 }
                 let answer = ServiceAnswer(status: response.status, headers: response.headers.map { ($0.name, $0.value) },
                                            body: response.body)
-                report(row.id, sender?.verdict(for: answer) ?? answer.genericVerdict())
+                report(row.id, sender?.verdict(for: answer) ?? answer.genericVerdict(reason: answer.reason))
             }
         }
     }
