@@ -36,13 +36,9 @@ public struct Notification: Sendable, Equatable {
     /// The outbox row id: the idempotency key peers can use (`outbox-<id>`).
     public var outboxID: Int64
     public var hubName: String
-    /// The hub's `server.public_url` (no trailing `/`), for links back to
-    /// the hub; empty = no links.
-    public var publicURL: String
 
     public init(kind: Kind, event: EventKind?, monitorID: Int64?, monitorName: String, incidentID: Int64?, cause: String,
-                locations: [String], at: Int64, since: Int64, outboxID: Int64, hubName: String = "pingtxt",
-                publicURL: String = "") {
+                locations: [String], at: Int64, since: Int64, outboxID: Int64, hubName: String = "pingtxt") {
         self.kind = kind
         self.event = event
         self.monitorID = monitorID
@@ -54,17 +50,19 @@ public struct Notification: Sendable, Equatable {
         self.since = since
         self.outboxID = outboxID
         self.hubName = hubName
-        self.publicURL = publicURL
     }
 
     /// A test notification (no event, so no category and no action buttons).
-    public static func test(channelName: String, at: Int64, outboxID: Int64, hubName: String = "pingtxt",
-                            publicURL: String = "") -> Notification {
+    public static func test(channelName: String, at: Int64, outboxID: Int64, hubName: String = "pingtxt") -> Notification {
         Notification(kind: .test, event: nil, monitorID: nil, monitorName: channelName, incidentID: nil, cause: "",
-                     locations: [], at: at, since: at, outboxID: outboxID, hubName: hubName, publicURL: publicURL)
+                     locations: [], at: at, since: at, outboxID: outboxID, hubName: hubName)
     }
 
     public var messageID: String { "outbox-\(outboxID)" }
+
+    /// The hub's `server.public_url`, for links back to the hub; empty = no
+    /// links. Set by whoever queues the notification (`Notifier`).
+    public var publicURL = ""
 
     /// The hub's page for what the notification is about (SPEC §10,
     /// tap-through link): the incident, else the monitor, else the agents

@@ -10,14 +10,11 @@ import Synchronization
 public final class Notifier: EventSink {
     let channels = Mutex<[Channel]>([])
     public let hubName: String
-    /// `server.public_url`: notifications link back to the hub's pages.
-    public let publicURL: String
     /// Called after rows were queued (the delivery worker wakes up).
     let onQueued = Mutex<(@Sendable () -> Void)?>(nil)
 
-    public init(hubName: String = "pingtxt", publicURL: String = "") {
+    public init(hubName: String = "pingtxt") {
         self.hubName = hubName
-        self.publicURL = publicURL
     }
 
     /// Replaces the cache; channels whose stored config no longer validates
@@ -58,9 +55,10 @@ public final class Notifier: EventSink {
         if let i = event.incidentID, let incident = try Incidents.find(c, id: i) { since = incident.openedAt }
         var queued = 0
         for ch in targets {
-            let template = Notification(kind: .alert, event: kind, monitorID: event.monitorID, monitorName: name,
+            var template = Notification(kind: .alert, event: kind, monitorID: event.monitorID, monitorName: name,
                                         incidentID: event.incidentID, cause: event.cause, locations: locations, at: event.at,
-                                        since: since, outboxID: 0, hubName: hubName, publicURL: publicURL)
+                                        since: since, outboxID: 0, hubName: hubName)
+            template.publicURL = publicURL
             queued += try queue(c, channel: ch, notification: template, eventID: event.id, now: event.at).count
         }
         if queued > 0 { onQueued.withLock { $0 }?() }
@@ -95,6 +93,12 @@ public final class Notifier: EventSink {
     /// channels and the Live Activity.
     let mobilePush = Mutex<(any MobilePush)?>(nil)
     public func setMobilePush(_ p: any MobilePush) { mobilePush.withLock { $0 = p } }
+
+    /// `server.public_url`, so notifications link back to the hub's pages
+    /// (`Notification.pageURL`); set once by the wiring, empty = no links.
+    let links = Mutex<String>("")
+    public var publicURL: String { links.withLock { $0 } }
+    public func setPublicURL(_ url: String) { links.withLock { $0 = url } }
 }
 
 /// What the notifier needs from the push side.

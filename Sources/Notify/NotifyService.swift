@@ -30,7 +30,8 @@ public final class NotifyService: Sendable {
     public init(database: Database, hubName: String = "pingtxt", publicURL: String = "", extraCAFile: String? = nil,
                 smtp: SMTPSettings? = nil, outboxRetentionDays: Int64 = 7) {
         self.database = database
-        let notifier = Notifier(hubName: hubName, publicURL: publicURL)
+        let notifier = Notifier(hubName: hubName)
+        notifier.setPublicURL(publicURL)
         self.notifier = notifier
         engine = ClientEngine(loops: 1, maxConcurrent: 64, extraCAFile: extraCAFile)
         let wake = WakeBox()
@@ -112,10 +113,9 @@ public final class NotifyService: Sendable {
     public func sendTest(_ channel: Channel) throws -> [Int64] {
         let now = Time.now()
         let ids = try database.write { c in
-            try notifier.queue(c, channel: channel,
-                               notification: .test(channelName: channel.name, at: now, outboxID: 0, hubName: notifier.hubName,
-                                                   publicURL: notifier.publicURL),
-                               eventID: nil, now: now)
+            var test = Notification.test(channelName: channel.name, at: now, outboxID: 0, hubName: notifier.hubName)
+            test.publicURL = notifier.publicURL
+            return try notifier.queue(c, channel: channel, notification: test, eventID: nil, now: now)
         }
         if !ids.isEmpty { worker.wake() }
         return ids

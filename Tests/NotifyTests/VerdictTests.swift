@@ -104,3 +104,22 @@ import Notify
         #expect(e.hasPrefix("HTTP 400: bad xxx") && e.hasSuffix("…") && e.count == "HTTP 400: ".count + 201)
     }
 }
+
+/// A service that echoes the request's credential in its refusal does not
+/// get it stored or logged.
+@Suite struct RedactionTests {
+    @Test(arguments: [
+        ("https://hooks.slack.com/services/T1/B1/sekrit123", [(String, String)](),
+         "no_service for https://hooks.slack.com/services/T1/B1/sekrit123", "no_service for ********"),
+        ("https://hooks.slack.com/services/T1/B1/sekrit123", [], "bad path /services/T1/B1/sekrit123.", "bad path ********."),
+        ("https://prod.logic.azure.com/workflows/1/invoke?api-version=1&sig=abcdef", [], "sig api-version=1&sig=abcdef invalid",
+         "sig ******** invalid"),
+        ("http://127.0.0.1:9/bot123:ABC/sendMessage", [], "Not Found: /bot123:ABC/sendMessage", "Not Found: ********"),
+        ("https://ntfy.sh/", [("Authorization", "Bearer tk_secret")], "token tk_secret is not valid", "token ******** is not valid"),
+        ("https://ntfy.sh/", [("Authorization", "Bearer tk_secret")], "channel_not_found", "channel_not_found"),
+    ])
+    func credentialsAreMasked(url: String, headers: [(String, String)], reason: String, stored: String) {
+        let r = OutboundRequest(url: url, headers: headers.map { (name: $0.0, value: $0.1) }, body: [])
+        #expect(r.redactingCredentials(in: reason) == stored)
+    }
+}
