@@ -102,20 +102,32 @@ public struct SMTPMessage: Sendable, Equatable {
         return text
     }
 
-    /// Printable ASCII as is; anything else as RFC 2047 `=?UTF-8?B?…?=`
-    /// words (each ≤ 75 characters, never splitting a character), folded
-    /// with CRLF + space.
-    public static func encodeHeaderText(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 >= 32 && $0 < 127 }) && !text.contains("=?") && text.utf8.count <= 900 {
+    /// The longest header line that holds an encoded-word (RFC 2047 §2).
+    static let maxEncodedLine = 76
+
+    /// The text of a header whose line starts with `nameLength` characters
+    /// (`Subject: ` is 9). Printable ASCII that fits on that line stays as
+    /// is; anything else becomes RFC 2047 `=?UTF-8?B?…?=` words, folded with
+    /// CRLF + space so that every line, the first with the header's name, is
+    /// at most 76 characters. Words end on code point boundaries, so each
+    /// one decodes to valid UTF-8 on its own.
+    public static func encodeHeaderText(_ text: String, nameLength: Int = 9) -> String {
+        if text.utf8.allSatisfy({ $0 >= 32 && $0 < 127 }) && !text.contains("=?")
+            && nameLength + text.utf8.count <= maxEncodedLine {
             return text
         }
+        // `=?UTF-8?B?` + `?=` is 12 characters; base64 turns 3 bytes into 4.
+        func bytesFitting(_ room: Int) -> Int { max((room - 12) / 4 * 3, 3) }
         var words: [String] = []
         var chunk: [UInt8] = []
-        for ch in text {
-            let bytes = Array(String(ch).utf8)
-            if chunk.count + bytes.count > 45 && !chunk.isEmpty {
+        var limit = bytesFitting(maxEncodedLine - nameLength)
+        for scalar in text.unicodeScalars {
+            let bytes = Array(String(scalar).utf8)
+            if chunk.count + bytes.count > limit && !chunk.isEmpty {
                 words.append("=?UTF-8?B?\(Base64.encode(chunk))?=")
                 chunk = []
+                // Continuation lines start with the folding space.
+                limit = bytesFitting(maxEncodedLine - 1)
             }
             chunk += bytes
         }

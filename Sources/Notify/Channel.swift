@@ -22,14 +22,15 @@ public protocol ChannelSender: Sendable {
     func outboxPayload(for notification: Notification) -> OutboxPayload?
     /// How this service's HTTP answer is read: sent, temporary (with the
     /// service's wait, in whatever form it gives it) or permanent, with the
-    /// service's own reason kept in the error (default: `genericVerdict()`).
+    /// service's own reason kept in the error (default: `genericVerdict`
+    /// with the body's `reason`).
     static func verdict(for answer: ServiceAnswer) -> AttemptVerdict
 }
 
 extension ChannelSender {
     public static var secretURLKeys: [String] { [] }
     public static var headerMapKeys: [String] { [] }
-    public static func verdict(for answer: ServiceAnswer) -> AttemptVerdict { answer.genericVerdict() }
+    public static func verdict(for answer: ServiceAnswer) -> AttemptVerdict { answer.genericVerdict(reason: answer.reason) }
 
     /// The HTTP request, stamped with the channel type that reads its answer.
     public func outboxPayload(for notification: Notification) -> OutboxPayload? {

@@ -60,6 +60,27 @@ public struct Notification: Sendable, Equatable {
 
     public var messageID: String { "outbox-\(outboxID)" }
 
+    /// The hub's `server.public_url`, for links back to the hub; empty = no
+    /// links. Set by whoever queues the notification (`Notifier`).
+    public var publicURL = ""
+
+    /// The hub's page for what the notification is about (SPEC §10,
+    /// tap-through link): the incident, else the monitor, else the agents
+    /// page for agent events; a test links to the notify page, where its
+    /// channel is. nil when the hub's public URL is not known.
+    public var pageURL: String? {
+        guard !publicURL.isEmpty else { return nil }
+        var base = publicURL
+        while base.hasSuffix("/") { base.removeLast() }
+        switch event {
+        case nil: return base + "/notify"
+        case .agentOffline?, .agentOnline?: return base + "/agents"
+        default:
+            if let incidentID { return base + "/incidents/\(incidentID)" }
+            return monitorID.map { base + "/monitors/\($0)" } ?? base + "/"
+        }
+    }
+
     private var whereFrom: String {
         var parts: [String] = []
         if !cause.isEmpty { parts.append(cause) }

@@ -55,9 +55,10 @@ public final class Notifier: EventSink {
         if let i = event.incidentID, let incident = try Incidents.find(c, id: i) { since = incident.openedAt }
         var queued = 0
         for ch in targets {
-            let template = Notification(kind: .alert, event: kind, monitorID: event.monitorID, monitorName: name,
+            var template = Notification(kind: .alert, event: kind, monitorID: event.monitorID, monitorName: name,
                                         incidentID: event.incidentID, cause: event.cause, locations: locations, at: event.at,
                                         since: since, outboxID: 0, hubName: hubName)
+            template.publicURL = publicURL
             queued += try queue(c, channel: ch, notification: template, eventID: event.id, now: event.at).count
         }
         if queued > 0 { onQueued.withLock { $0 }?() }
@@ -92,6 +93,12 @@ public final class Notifier: EventSink {
     /// channels and the Live Activity.
     let mobilePush = Mutex<(any MobilePush)?>(nil)
     public func setMobilePush(_ p: any MobilePush) { mobilePush.withLock { $0 = p } }
+
+    /// `server.public_url`, so notifications link back to the hub's pages
+    /// (`Notification.pageURL`); set once by the wiring, empty = no links.
+    let links = Mutex<String>("")
+    public var publicURL: String { links.withLock { $0 } }
+    public func setPublicURL(_ url: String) { links.withLock { $0 = url } }
 }
 
 /// What the notifier needs from the push side.

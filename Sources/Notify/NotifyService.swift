@@ -21,7 +21,8 @@ public final class NotifyService: Sendable {
     let quiet = QuietCheck()
     let reminders: ReminderJob
 
-    /// `publicURL` is what the relay is told to show for this hub. `smtp`:
+    /// `publicURL` is what the relay is told to show for this hub, and
+    /// where notifications link back to (`Notification.pageURL`). `smtp`:
     /// the `[smtp]` server email channels send through; nil = email is not
     /// configured (email rows then fail, saying so). `outboxRetentionDays`:
     /// settled (sent or failed) outbox rows older than this are deleted; the
@@ -30,6 +31,7 @@ public final class NotifyService: Sendable {
                 smtp: SMTPSettings? = nil, outboxRetentionDays: Int64 = 7) {
         self.database = database
         let notifier = Notifier(hubName: hubName)
+        notifier.setPublicURL(publicURL)
         self.notifier = notifier
         engine = ClientEngine(loops: 1, maxConcurrent: 64, extraCAFile: extraCAFile)
         let wake = WakeBox()
@@ -111,9 +113,9 @@ public final class NotifyService: Sendable {
     public func sendTest(_ channel: Channel) throws -> [Int64] {
         let now = Time.now()
         let ids = try database.write { c in
-            try notifier.queue(c, channel: channel,
-                               notification: .test(channelName: channel.name, at: now, outboxID: 0, hubName: notifier.hubName),
-                               eventID: nil, now: now)
+            var test = Notification.test(channelName: channel.name, at: now, outboxID: 0, hubName: notifier.hubName)
+            test.publicURL = notifier.publicURL
+            return try notifier.queue(c, channel: channel, notification: test, eventID: nil, now: now)
         }
         if !ids.isEmpty { worker.wake() }
         return ids

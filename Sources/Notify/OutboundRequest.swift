@@ -52,6 +52,31 @@ public struct OutboundRequest: Sendable, Equatable {
         self.init(method: method, url: url, headers: headers, body: Array(body.utf8), service: j["service"]?.stringValue)
     }
 
+    /// `text` (a service's reason for a refusal, which is stored and logged)
+    /// with this request's credentials masked, should the service echo
+    /// them: the URL, its path and its query (a chat webhook's URL is its
+    /// credential, a bot token is in the path) and `Authorization` values.
+    public func redactingCredentials(in text: String) -> String {
+        var secrets = [url]
+        if let scheme = url.firstRange(of: "://"), let slash = url[scheme.upperBound...].firstIndex(of: "/") {
+            let target = url[slash...]
+            secrets.append(String(target))
+            if let q = target.firstIndex(of: "?") {
+                secrets += [String(target[..<q]), String(target[target.index(after: q)...])]
+            }
+        }
+        for h in headers where h.name.lowercased() == "authorization" {
+            secrets.append(h.value)
+            if let space = h.value.firstIndex(of: " ") { secrets.append(String(h.value[h.value.index(after: space)...])) }
+        }
+        var out = text
+        // Longest first, so a URL is masked whole before its path is looked for.
+        for s in secrets.sorted(by: { $0.count > $1.count }) where s.count >= 6 {
+            out = out.replacing(s, with: "********")
+        }
+        return out
+    }
+
     /// A JSON POST.
     static func json(_ url: String, _ body: JSON, extraHeaders: [(name: String, value: String)] = []) -> OutboundRequest {
         OutboundRequest(url: url, headers: [("Content-Type", "application/json"), ("User-Agent", Notification.userAgent)] + extraHeaders,

@@ -138,9 +138,10 @@ public final class ReminderJob: Sendable {
                 context = (try Monitors.find(c, id: incident.monitorID)?.name ?? "monitor \(incident.monitorID)",
                            ((try? JSON.parse(incident.locations))?.arrayValue ?? []).compactMap(\.stringValue))
             }
-            let n = Notification(kind: .reminder, event: kind, monitorID: incident.monitorID, monitorName: context?.name ?? "",
+            var n = Notification(kind: .reminder, event: kind, monitorID: incident.monitorID, monitorName: context?.name ?? "",
                                  incidentID: incident.id, cause: incident.cause, locations: context?.locations ?? [], at: now,
                                  since: incident.openedAt, outboxID: 0, hubName: notifier.hubName)
+            n.publicURL = notifier.publicURL
             queued += try notifier.queue(c, channel: ch, notification: n, eventID: nil, now: now).count
             try Reminders.schedule(c, channelID: ch.id, incidentID: incident.id, nextAt: now + period, countSent: true)
         }

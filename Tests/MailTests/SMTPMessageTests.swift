@@ -79,6 +79,44 @@ import Testing
         #expect(String(decoding: decoded, as: UTF8.self) == subject)
     }
 
+    /// A long non-ASCII subject (an alert title with a long cause): every
+    /// header line, the first with `Subject: ` included, is at most 76
+    /// characters (RFC 2047 §2), continuation lines start with a space, and
+    /// the words decode back to the subject.
+    @Test(arguments: [
+        "🔴 Zahlungsdienst für Österreich ist ausgefallen — HTTP 503 von hub, eu-west-1, seit 10:02 UTC",
+        String(repeating: "日本語の監視対象", count: 20),
+        "é",
+        String(repeating: "a", count: 67),
+        String(repeating: "a", count: 68),
+        String(repeating: "x", count: 300) + "🔴",
+        "e" + String(repeating: "\u{301}", count: 80),
+    ])
+    func longSubjectIsFoldedIntoLinesOf76(subject: String) throws {
+        let text = try message(subject: subject).rendered()
+        let head = text.split(separator: "\r\n\r\n", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
+        for line in lines { #expect(line.utf8.count <= 76, "\(line.utf8.count): \(line)") }
+        let start = try #require(lines.firstIndex { $0.hasPrefix("Subject: ") })
+        var field = [String(lines[start].dropFirst("Subject: ".count))]
+        for line in lines[(start + 1)...] {
+            guard line.hasPrefix(" ") else { break }
+            field.append(String(line.dropFirst()))
+        }
+        if field.count == 1 && !field[0].hasPrefix("=?") {
+            #expect(field[0] == subject)
+            return
+        }
+        var decoded: [UInt8] = []
+        for w in field {
+            #expect(w.hasPrefix("=?UTF-8?B?") && w.hasSuffix("?=") && !w.contains(" "))
+            let bytes = decodeBase64Test(String(w.dropFirst(10).dropLast(2)))
+            #expect(String(validating: bytes, as: UTF8.self) != nil, "each word holds whole code points")
+            decoded += bytes
+        }
+        #expect(String(decoding: decoded, as: UTF8.self) == subject)
+    }
+
     @Test(arguments: [
         ("plain text", "plain text"),
         ("a=b", "a=3Db"),

@@ -80,7 +80,7 @@ import Glibc
         f.receiver.setStatus(503, retryAfter: "120")
         #expect(try f.worker.deliverDue() == 1)
         var r = try f.row(id)
-        #expect(r.status == "pending" && r.attempts == 1 && r.lastError == "HTTP 503" && r.nextAttemptAt == 10_120)
+        #expect(r.status == "pending" && r.attempts == 1 && r.lastError == "HTTP 503: recorded" && r.nextAttemptAt == 10_120)
         #expect(try f.worker.deliverDue() == 0)           // not due yet
         f.advance(120)
         f.receiver.setStatus(200)
@@ -103,7 +103,7 @@ import Glibc
         let id = try f.enqueue()
         f.receiver.setStatus(404)
         #expect(try f.worker.deliverDue() == 1)
-        #expect(try f.row(id).status == "failed" && f.row(id).lastError == "HTTP 404")
+        #expect(try f.row(id).status == "failed" && f.row(id).lastError == "HTTP 404: recorded")
     }
 
     @Test func networkErrorRetriesAndExpiredClaimIsResent() throws {

@@ -59,11 +59,15 @@ func headers(_ r: OutboundRequest) -> [String] { r.headers.map { "\($0.name): \(
         (.mattermost, "https://mm.example.com/hooks/abc",
          #"{"text":"🔴 API is down — HTTP 503 from hub, since 10:02 UTC\nCause: HTTP 503\nFrom: hub\nSince: 2025-11-29T10:02:00Z (0 s ago)"}"#),
         (.discord, "https://discord.com/api/webhooks/1/x",
-         #"{"content":"🔴 API is down — HTTP 503 from hub, since 10:02 UTC\nCause: HTTP 503\nFrom: hub\nSince: 2025-11-29T10:02:00Z (0 s ago)"}"#),
-        (.teams, "https://example.webhook.office.com/x",
-         #"{"@type":"MessageCard","@context":"https://schema.org/extensions","summary":"🔴 API is down — HTTP 503 from hub, since 10:02 UTC","#
-            + #""themeColor":"D93025","title":"🔴 API is down — HTTP 503 from hub, since 10:02 UTC","#
-            + #""text":"Cause: HTTP 503<br>From: hub<br>Since: 2025-11-29T10:02:00Z (0 s ago)"}"#),
+         #"{"content":"🔴 API is down — HTTP 503 from hub, since 10:02 UTC\nCause: HTTP 503\nFrom: hub\nSince: 2025-11-29T10:02:00Z (0 s ago)","#
+            + #""allowed_mentions":{"parse":[]}}"#),
+        (.teams, "https://prod-01.westus.logic.azure.com:443/workflows/abc/triggers/manual/paths/invoke?sig=x",
+         #"{"type":"message","attachments":[{"contentType":"application/vnd.microsoft.card.adaptive","contentUrl":null,"content":{"#
+            + #""$schema":"http://adaptivecards.io/schemas/adaptive-card.json","type":"AdaptiveCard","version":"1.2","body":["#
+            + #"{"type":"TextBlock","text":"🔴 API is down — HTTP 503 from hub, since 10:02 UTC","weight":"Bolder","size":"Medium","#
+            + #""color":"Attention","wrap":true},{"type":"TextBlock","text":"Cause: HTTP 503","wrap":true},"#
+            + #"{"type":"TextBlock","text":"From: hub","wrap":true},"#
+            + #"{"type":"TextBlock","text":"Since: 2025-11-29T10:02:00Z (0 s ago)","wrap":true}]}}]}"#),
     ])
     func chatWebhooks(type: ChannelType, url: String, body: String) throws {
         let r = try #require(try sender(type, ["webhook_url": .string(url)]).request(for: down))
@@ -76,15 +80,21 @@ func headers(_ r: OutboundRequest) -> [String] { r.headers.map { "\($0.name): \(
         let r = try #require(try sender(.telegram, ["bot_token": "123:ABC-def", "chat_id": -100_42]).request(for: up))
         #expect(r.url == "https://api.telegram.org/bot123:ABC-def/sendMessage")
         #expect(r.bodyText == #"{"chat_id":"-10042","text":"✅ API is up again after 5 min\nDown since 2025-11-29T10:02:00Z (5 min), "#
-            + #"recovered at 2025-11-29T10:07:00Z.","disable_web_page_preview":true}"#)
+            + #"recovered at 2025-11-29T10:07:00Z.","link_preview_options":{"is_disabled":true}}"#)
     }
 
     @Test func ntfy() throws {
-        let r = try #require(try sender(.ntfy, ["url": "https://ntfy.sh/", "topic": "ops-alerts", "token": "tk_1"]).request(for: down))
+        var n = down
+        n.publicURL = "https://hub.example"
+        let r = try #require(try sender(.ntfy, ["url": "https://ntfy.sh/", "topic": "ops-alerts", "token": "tk_1"]).request(for: n))
         #expect(r.url == "https://ntfy.sh/")
         #expect(headers(r) == ["Content-Type: application/json", "User-Agent: pingtxt-hub", "Authorization: Bearer tk_1"])
         #expect(r.bodyText == #"{"topic":"ops-alerts","title":"🔴 API is down — HTTP 503 from hub, since 10:02 UTC","#
-            + #""message":"Cause: HTTP 503\nFrom: hub\nSince: 2025-11-29T10:02:00Z (0 s ago)","priority":5,"tags":["rotating_light"]}"#)
+            + #""message":"Cause: HTTP 503\nFrom: hub\nSince: 2025-11-29T10:02:00Z (0 s ago)","priority":5,"tags":["rotating_light"],"#
+            + #""click":"https://hub.example/incidents/7"}"#)
+        // No public URL known: no click.
+        let plain = try #require(try sender(.ntfy, ["url": "https://ntfy.sh", "topic": "ops-alerts"]).request(for: up))
+        #expect(!plain.bodyText.contains("click") && headers(plain) == ["Content-Type: application/json", "User-Agent: pingtxt-hub"])
     }
 
     @Test func mobileBuildsNoHTTPRequest() throws {

@@ -28,6 +28,8 @@ enum ChannelForm {
         Field(key: "webhook_url", label: "Incoming webhook URL", types: [.slack, .discord, .teams, .mattermost], kind: .url, hint: nil),
         Field(key: "bot_token", label: "Bot token", types: [.telegram], kind: .secret, hint: nil),
         Field(key: "chat_id", label: "Chat ID", types: [.telegram], kind: .text, hint: nil),
+        Field(key: "api_url", label: "API URL (optional)", types: [.telegram], kind: .url,
+              hint: "A self-hosted Bot API server; empty means https://api.telegram.org."),
         Field(key: "topic", label: "Topic", types: [.ntfy], kind: .text, hint: nil),
         Field(key: "token", label: "Access token (optional)", types: [.ntfy], kind: .secret, hint: nil),
         Field(key: "to", label: "Recipients", types: [.email], kind: .list, hint: "Email addresses, separated by commas."),

@@ -1,21 +1,88 @@
 import Core
 
-/// `teams`: an incoming webhook (`webhook_url`) with a MessageCard.
+/// `teams`: a Teams Workflows webhook (`webhook_url`, "When a Teams webhook
+/// request is received"). Workflows take Adaptive Cards only (the old
+/// MessageCard of the retired Office 365 connectors is not accepted):
+/// `{"type": "message", "attachments": [{"contentType":
+/// "application/vnd.microsoft.card.adaptive", "contentUrl": null, "content":
+/// <card>}]}`. The card is one bold TextBlock for the title, coloured by
+/// event, and one TextBlock per body line; version 1.2, the version of
+/// Microsoft's own example, and every element used exists since 1.0. A
+/// message is limited to about 28 KB, so the text is cut until the whole
+/// body fits in `maxBytes`.
 public struct TeamsChannel: ChannelSender {
     public static let secretKeys: [String] = []
     /// The webhook URL is the credential (whoever has it can post).
     public static let secretURLKeys = ["webhook_url"]
+    /// Below 28 KB whether a KB is 1,000 or 1,024 bytes.
+    static let maxBytes = 28_000
     let url: String
     public init(config f: JSONFields) throws(JSONFieldError) { url = try Validate.url(f, "webhook_url")! }
+
     public func request(for n: Notification) -> OutboundRequest? {
+        .json(url, Self.message(n))
+    }
+
+    static func message(_ n: Notification) -> JSON {
         let color: String = switch n.event {
-        case .monitorDown?, .agentOffline?: "D93025"
-        case .monitorDegraded?, .expiry?: "F2A600"
-        case .monitorUp?, .agentOnline?: "1E8E3E"
-        case nil: "5F6368"
+        case .monitorDown?, .agentOffline?: "Attention"
+        case .monitorDegraded?, .expiry?: "Warning"
+        case .monitorUp?, .agentOnline?: "Good"
+        case nil: "Default"
         }
-        return .json(url, ["@type": "MessageCard", "@context": "https://schema.org/extensions", "summary": .string(n.title),
-                           "themeColor": .string(color), "title": .string(n.title),
-                           "text": .string(n.body.split(separator: "\n").joined(separator: "<br>"))])
+        let texts = [n.title] + n.body.split(separator: "\n").map(String.init)
+        let full = message(texts, color: color)
+        if full.serialized().count <= maxBytes { return full }
+        // The largest amount of text (in UTF-16 units, counted over the
+        // texts in order) whose message fits: more text, more bytes.
+        var (low, high) = (0, texts.reduce(0) { $0 + $1.utf16.count })
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if message(keeping(texts, mid), color: color).serialized().count <= maxBytes { low = mid } else { high = mid - 1 }
+        }
+        return message(keeping(texts, low), color: color)
+    }
+
+    /// The texts in order until `budget` units are used; the one where it
+    /// runs out is cut (with `…`), the rest dropped. The title always stays.
+    static func keeping(_ texts: [String], _ budget: Int) -> [String] {
+        var out: [String] = []
+        var left = budget
+        for t in texts {
+            let n = t.utf16.count
+            if n <= left {
+                out.append(t)
+                left -= n
+            } else {
+                if left > 1 || out.isEmpty { out.append(ChatText.fit(t, limit: max(left, 1))) }
+                break
+            }
+        }
+        return out
+    }
+
+    static func message(_ texts: [String], color: String) -> JSON {
+        var blocks: [JSON] = []
+        for (i, t) in texts.enumerated() {
+            blocks.append(i == 0
+                ? ["type": "TextBlock", "text": .string(t), "weight": "Bolder", "size": "Medium", "color": .string(color), "wrap": true]
+                : ["type": "TextBlock", "text": .string(t), "wrap": true])
+        }
+        let card: JSON = ["$schema": "http://adaptivecards.io/schemas/adaptive-card.json", "type": "AdaptiveCard",
+                          "version": "1.2", "body": .array(blocks)]
+        return ["type": "message",
+                "attachments": [["contentType": "application/vnd.microsoft.card.adaptive", "contentUrl": nil, "content": card]]]
+    }
+
+    /// Workflows answer 202 Accepted (the flow runs later). The retired
+    /// connectors wrote a throttled request as a 2xx whose body says
+    /// "Microsoft Teams endpoint returned HTTP error 429": retried, in case a
+    /// channel still points at one. Other refusals keep the body's reason.
+    public static func verdict(for answer: ServiceAnswer) -> AttemptVerdict {
+        if (200..<300).contains(answer.status), answer.bodyText.contains("HTTP error 429") {
+            return .temporary(error: ServiceAnswer.describe(status: answer.status, reason: answer.reason),
+                              retryAfter: Backoff.parseRetryAfter(answer.header("Retry-After")))
+        }
+        return answer.genericVerdict(reason: answer.reason)
     }
 }

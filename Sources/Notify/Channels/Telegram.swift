@@ -1,12 +1,21 @@
 import Core
+import Net
 
-/// `telegram`: `bot_token`, `chat_id` → Bot API `sendMessage` (plain text).
+/// `telegram`: `bot_token`, `chat_id`, optional `api_url` → Bot API
+/// `sendMessage` in plain text (no `parse_mode`, so nothing in a name needs
+/// escaping), cut to Telegram's 4,096 characters, link previews off with
+/// `link_preview_options` (Bot API 7.0 replaced `disable_web_page_preview`).
+/// `api_url` is the Bot API server's base URL (default the public one), for
+/// a self-hosted Bot API server; the hub appends `/bot<token>/sendMessage`.
+/// The token travels in that path, so a base URL in clear text (`http://`)
+/// is accepted only for a loopback address.
 public struct TelegramChannel: ChannelSender {
     public static let secretKeys = ["bot_token"]
-    /// Tests point this at a loopback server.
-    static let apiBase = "https://api.telegram.org"
+    static let defaultAPIURL = "https://api.telegram.org"
+    static let maxCharacters = 4_096
     let token: String
     let chatID: String
+    let apiURL: String
 
     public init(config f: JSONFields) throws(JSONFieldError) {
         token = try Validate.nonEmpty(f, "bot_token")
@@ -18,11 +27,58 @@ public struct TelegramChannel: ChannelSender {
         } else {
             chatID = try Validate.nonEmpty(f, "chat_id")
         }
+        apiURL = try Self.apiURL(f) ?? Self.defaultAPIURL
+    }
+
+    /// `api_url`: an absolute http(s) URL without query or fragment (the
+    /// method path is appended to it), http only to 127.0.0.0/8, `::1` or
+    /// `localhost`; trailing `/` dropped. nil when absent or empty.
+    static func apiURL(_ f: JSONFields) throws(JSONFieldError) -> String? {
+        guard let given = try f.string("api_url"), !given.isEmpty else { return nil }
+        let field = f.name("api_url")
+        guard var u = try Validate.url(f, "api_url"), let parsed = try? ClientURL.parse(u),
+              !u.contains("?"), !u.contains("#") else {
+            throw JSONFieldError(field: field, message: "\(field) must be an http:// or https:// URL without ?query or #fragment.")
+        }
+        if !parsed.isTLS && !Self.isLoopback(parsed.host) {
+            throw JSONFieldError(field: field, message: "\(field) must use https:// (http:// only to a loopback address): "
+                                 + "the bot token is part of every request's path.")
+        }
+        while u.hasSuffix("/") { u.removeLast() }
+        return u
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" { return true }
+        guard let ip = IPAddress(literal: host) else { return false }
+        return ip.isIPv6 ? ip.bytes == [UInt8](repeating: 0, count: 15) + [1] : ip.bytes[0] == 127
     }
 
     public func request(for n: Notification) -> OutboundRequest? {
-        .json("\(Self.apiBase)/bot\(token)/sendMessage",
-              ["chat_id": .string(chatID), "text": .string(n.text), "disable_web_page_preview": true])
+        .json("\(apiURL)/bot\(token)/sendMessage",
+              ["chat_id": .string(chatID), "text": .string(ChatText.fit(n.text, limit: Self.maxCharacters)),
+               "link_preview_options": ["is_disabled": true]])
+    }
+
+    /// Every answer is `{"ok", …}`; a refusal is `{"ok": false, "error_code",
+    /// "description", "parameters"}`: `description` is the reason,
+    /// `parameters.retry_after` the flood-control wait (seconds), and
+    /// `parameters.migrate_to_chat_id` the chat a group became, which the
+    /// reason names so the admin can update `chat_id`.
+    public static func verdict(for answer: ServiceAnswer) -> AttemptVerdict {
+        let j = answer.json
+        var a = answer
+        // A 2xx that says `ok: false` is still a refusal, of its error_code.
+        if (200..<300).contains(answer.status), j?["ok"]?.boolValue == false {
+            let code = j?["error_code"]?.intValue.map { Int($0) } ?? 400
+            a.status = (400..<600).contains(code) ? code : 400
+        }
+        var reason = j?["description"]?.stringValue ?? answer.reason
+        if let chat = j?["parameters"]?["migrate_to_chat_id"]?.intValue {
+            reason = (reason ?? "the chat moved") + " (the group is now chat \(chat): set chat_id to it)"
+        }
+        let wait = ServiceAnswer.seconds(j?["parameters"]?["retry_after"]) ?? Backoff.parseRetryAfter(answer.header("Retry-After"))
+        return a.genericVerdict(reason: reason, retryAfter: wait)
     }
 }
 

@@ -20,17 +20,29 @@ public struct WebhookChannel: ChannelSender {
                 guard case .string(let s) = v else {
                     throw JSONFieldError(field: h.name(k), message: "\(h.name(k)) must be a string.")
                 }
-                // Bytes, not Characters: "\r\n" is one Character in Swift.
-                let bad: (UInt8) -> Bool = { $0 < 0x20 || $0 == 0x7F }
-                guard !k.isEmpty, !k.utf8.contains(where: { bad($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: " ") || $0 >= 0x80 }),
-                      !s.utf8.contains(where: bad) else {
-                    throw JSONFieldError(field: h.name(k), message: "\(h.name(k)) is not a valid header.")
-                }
+                try Self.check(name: k, value: s, field: h.name(k))
                 hs.append((k, s))
             }
         }
         headers = hs
         secret = try f.string("secret").flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The characters of an HTTP token (RFC 9110 §5.6.2), what a field
+    /// name is made of.
+    static let tokenCharacters = Set(Array("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8))
+
+    /// A header from the config: the name a token, the value without
+    /// control characters (a CR or LF would end the header and start one
+    /// the admin never wrote). Bytes, not Characters: "\r\n" is one
+    /// Character in Swift.
+    static func check(name: String, value: String, field: String) throws(JSONFieldError) {
+        guard !name.isEmpty, name.utf8.count <= 256, name.utf8.allSatisfy({ tokenCharacters.contains($0) }) else {
+            throw JSONFieldError(field: field, message: "\(field): a header name is letters, digits and !#$%&'*+-.^_`|~ only.")
+        }
+        if value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            throw JSONFieldError(field: field, message: "\(field) must not contain control characters (such as a line break).")
+        }
     }
 
     public func request(for n: Notification) -> OutboundRequest? {

@@ -34,8 +34,20 @@ public struct HTTPTransport: DeliveryTransport {
                 }
                 let answer = ServiceAnswer(status: response.status, headers: response.headers.map { ($0.name, $0.value) },
                                            body: response.body)
-                report(row.id, sender?.verdict(for: answer) ?? answer.genericVerdict())
+                let verdict = sender?.verdict(for: answer) ?? answer.genericVerdict(reason: answer.reason)
+                report(row.id, verdict.redacting(req))
             }
+        }
+    }
+}
+
+extension AttemptVerdict {
+    /// The verdict with the request's credentials masked in its error.
+    func redacting(_ request: OutboundRequest) -> AttemptVerdict {
+        switch self {
+        case .sent: .sent
+        case .temporary(let e, let wait): .temporary(error: request.redactingCredentials(in: e), retryAfter: wait)
+        case .permanent(let e): .permanent(error: request.redactingCredentials(in: e))
         }
     }
 }

@@ -26,6 +26,33 @@ public struct ServiceAnswer: Sendable {
     /// The body as JSON, when it is JSON.
     public var json: JSON? { try? JSON.parse(bodyText) }
 
+    /// What the service said, for services without a documented error
+    /// format of their own (webhooks, Teams, Mattermost, ntfy): a JSON
+    /// body's `description`, `message`, `error.message` or `error` string,
+    /// else a plain-text body (Slack's `channel_not_found`). HTML pages
+    /// (a proxy's error page) say nothing an admin can use: nil.
+    public var reason: String? {
+        if let j = json, case .object = j {
+            for value in [j["description"], j["message"], j["error"]?["message"], j["error"], j["error_description"]] {
+                if let s = value?.stringValue, !s.isEmpty { return s }
+            }
+            return nil
+        }
+        let text = bodyText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        if text.isEmpty || text.hasPrefix("<") { return nil }
+        return text
+    }
+
+    /// A wait in seconds given as a JSON number (Discord's `retry_after`
+    /// is a float such as `0.42`), rounded up so the retry is never early.
+    public static func seconds(_ value: JSON?) -> Int64? {
+        switch value {
+        case .int(let i)? where i >= 0: return i
+        case .double(let d)? where d.isFinite && d >= 0 && d < 1e9: return Int64(d.rounded(.up))
+        default: return nil
+        }
+    }
+
     /// `HTTP 400` followed by the service's reason when there is one, the
     /// reason cut to 200 characters and made one line (it is shown on the
     /// notify page and logged).
