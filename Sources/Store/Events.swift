@@ -60,8 +60,12 @@ public protocol EventSink: Sendable {
     /// Incidents of `monitorID` opened or closed in this transaction (the
     /// Live Activity follows the set of down monitors, events or not).
     func incidentsChanged(monitorID: Int64, on c: Connection) throws(StoreError)
+    /// `incident` was just acknowledged on the hub by `by`, in this
+    /// transaction (paging services acknowledge their alert for it too).
+    func incidentAcknowledged(_ incident: IncidentRecord, by: String, on c: Connection) throws(StoreError)
 }
 
 extension EventSink {
     public func incidentsChanged(monitorID: Int64, on c: Connection) throws(StoreError) {}
+    public func incidentAcknowledged(_ incident: IncidentRecord, by: String, on c: Connection) throws(StoreError) {}
 }
