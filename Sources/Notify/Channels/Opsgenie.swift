@@ -47,7 +47,7 @@ public struct OpsgenieChannel: IncidentAcknowledging {
             "alias": .string(AlertKey.of(n)),
             "description": .string(ServiceText.prefix(n.body, scalars: Self.descriptionLimit)),
             "priority": .string(Self.priority(AlertPriority.of(n))),
-            "source": .string(ServiceText.prefix("pingtxt (\(n.hubName))", scalars: 100)),
+            "source": .string(ServiceText.prefix(n.hubName, scalars: 100)),
             "entity": .string(ServiceText.prefix(n.monitorName, scalars: 512)),
             "tags": ["pingtxt", .string(n.event?.rawValue ?? "test")],
             // Opsgenie's `details` is a map of strings.
@@ -58,7 +58,7 @@ public struct OpsgenieChannel: IncidentAcknowledging {
 
     /// `POST /v2/alerts/{alias}/{close|acknowledge}?identifierType=alias`.
     func action(_ verb: String, _ n: Notification, note: String, user: String? = nil) -> OutboundRequest {
-        var body = JSONObject([("source", .string(ServiceText.prefix("pingtxt (\(n.hubName))", scalars: 100)))])
+        var body = JSONObject([("source", .string(ServiceText.prefix(n.hubName, scalars: 100)))])
         if let user { body["user"] = .string(ServiceText.prefix(user, scalars: 100)) }
         body["note"] = .string(ServiceText.prefix(note, scalars: Self.noteLimit))
         return .json("\(base)/v2/alerts/\(ServiceText.pathSegment(AlertKey.of(n)))/\(verb)?identifierType=alias", .object(body),

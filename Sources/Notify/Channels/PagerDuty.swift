@@ -64,7 +64,7 @@ public struct PagerDutyChannel: IncidentAcknowledging {
             ("custom_details", .object(details)),
         ])
         return .json(endpoint, ["routing_key": .string(routingKey), "event_action": "trigger", "dedup_key": .string(AlertKey.of(n)),
-                                "payload": .object(payload), "client": .string("pingtxt (\(n.hubName))")])
+                                "payload": .object(payload), "client": .string(n.hubName)])
     }
 
     /// 8–10 `critical`, 6–7 `error`, 4–5 `warning`, 0–3 `info`.
