@@ -5,9 +5,11 @@ import Core
 /// incident, `alias` = `pingtxt-<hub_id>-incident-<id>` (Opsgenie keeps one
 /// open alert per alias, so a reminder's create only counts up): alert
 /// events create it, `monitor_up`/`agent_online` close it, an
-/// acknowledgement on the hub acknowledges it. Priority P1–P5 from ours.
+/// acknowledgement on the hub acknowledges it, and an incident that closes
+/// without a `monitor_up` for this channel closes it too
+/// (`IncidentFollowing`). Priority P1–P5 from ours.
 /// docs/notifications.md "opsgenie" has the facts and their sources.
-public struct OpsgenieChannel: IncidentAcknowledging {
+public struct OpsgenieChannel: IncidentFollowing {
     public static let secretKeys = ["api_key"]
     static let regions: [(name: String, base: String)] = [("us", "https://api.opsgenie.com"), ("eu", "https://api.eu.opsgenie.com")]
     /// Documented caps of the create request's fields.
@@ -31,6 +33,10 @@ public struct OpsgenieChannel: IncidentAcknowledging {
 
     public func acknowledgeRequest(for n: Notification, by: String) -> OutboundRequest? {
         action("acknowledge", n, note: "Acknowledged on \(n.hubName) by \(by).", user: by)
+    }
+
+    public func resolveRequest(for n: Notification, reason: String) -> OutboundRequest? {
+        action("close", n, note: "Closed on \(n.hubName): \(reason).")
     }
 
     func create(_ n: Notification) -> OutboundRequest {

@@ -6,10 +6,11 @@ import Core
 /// alert events (`monitor_down`, `monitor_degraded`, `expiry`,
 /// `agent_offline`, and their reminders) `trigger` it — PagerDuty folds a
 /// repeated trigger into the open alert —, `monitor_up`/`agent_online`
-/// `resolve` it, and an acknowledgement on the hub `acknowledge`s it
-/// (`IncidentAcknowledging`). Severity comes from the priority.
+/// `resolve` it; an acknowledgement on the hub `acknowledge`s it, and an
+/// incident that closes without a `monitor_up` for this channel is resolved
+/// too (`IncidentFollowing`). Severity comes from the priority.
 /// docs/notifications.md "pagerduty" has the facts and their sources.
-public struct PagerDutyChannel: IncidentAcknowledging {
+public struct PagerDutyChannel: IncidentFollowing {
     public static let secretKeys = ["routing_key"]
     static let defaultBase = "https://events.pagerduty.com"
     /// The documented cap of `payload.summary`.
@@ -35,6 +36,10 @@ public struct PagerDutyChannel: IncidentAcknowledging {
 
     public func acknowledgeRequest(for n: Notification, by: String) -> OutboundRequest? {
         event("acknowledge", n)
+    }
+
+    public func resolveRequest(for n: Notification, reason: String) -> OutboundRequest? {
+        event("resolve", n)
     }
 
     /// `acknowledge` and `resolve` need only the key of the alert they follow.
