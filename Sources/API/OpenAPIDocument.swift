@@ -1,4 +1,5 @@
 import Core
+import Notify
 
 /// The OpenAPI 3.1 description of every endpoint the hub serves. Built once
 /// at start-up from the same table of operations the docs are written from;
@@ -135,6 +136,9 @@ enum OpenAPIDocument {
                   auth: "public", success: (200, ["type": "string"])),
     ] }
 
+    /// Every channel type the hub delivers (SPEC §6), from the enum itself.
+    static let channelTypes = JSON.array(ChannelType.allCases.map { .string($0.rawValue) })
+
     static let schemas: JSON = [
         "Error": ["type": "object", "required": ["error"],
                   "properties": ["error": ["type": "object", "required": ["code", "message"],
@@ -220,7 +224,7 @@ enum OpenAPIDocument {
                                             "starts_at": ["type": "string", "format": "date-time"], "ends_at": ["type": "string", "format": "date-time"]]],
         "Channel": ["type": "object", "properties": [
             "id": ["type": "integer"], "name": ["type": "string"],
-            "type": ["enum": ["webhook", "slack", "discord", "teams", "mattermost", "telegram", "ntfy", "email", "mobile"]],
+            "type": ["enum": channelTypes],
             "enabled": ["type": "boolean"], "events": ["type": "array", "items": ["type": "string"]],
             "monitor_ids": ["type": "array", "items": ["type": "integer"]], "reminder_minutes": ["type": "integer"],
             "config": ["type": "object"],
@@ -229,7 +233,7 @@ enum OpenAPIDocument {
                                                           "last_sent_at": ["type": ["string", "null"]]]],
             "created_at": ["type": "string"], "updated_at": ["type": "string"]]],
         "ChannelInput": ["type": "object", "required": ["name", "type", "config"], "properties": [
-            "name": ["type": "string"], "type": ["type": "string"], "enabled": ["type": "boolean", "default": true],
+            "name": ["type": "string"], "type": ["enum": channelTypes], "enabled": ["type": "boolean", "default": true],
             "events": ["type": "array", "items": ["enum": ["monitor_down", "monitor_up", "monitor_degraded", "expiry",
                                                             "agent_offline", "agent_online"]]],
             "monitor_ids": ["type": "array", "items": ["type": "integer"]],

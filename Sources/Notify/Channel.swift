@@ -52,6 +52,7 @@ public struct OutboxPayload: Sendable, Equatable {
 
 public enum ChannelType: String, Sendable, CaseIterable {
     case webhook, slack, discord, teams, mattermost, telegram, ntfy, email, mobile
+    case pagerduty, opsgenie, pushover, gotify, matrix, googlechat
 
     /// The type whose sender is `sender`.
     public static func of(_ sender: any ChannelSender.Type) -> ChannelType? {
@@ -69,6 +70,12 @@ public enum ChannelType: String, Sendable, CaseIterable {
         case .ntfy: NtfyChannel.self
         case .email: EmailChannel.self
         case .mobile: MobileChannel.self
+        case .pagerduty: PagerDutyChannel.self
+        case .opsgenie: OpsgenieChannel.self
+        case .pushover: PushoverChannel.self
+        case .gotify: GotifyChannel.self
+        case .matrix: MatrixChannel.self
+        case .googlechat: GoogleChatChannel.self
         }
     }
 }

@@ -36,9 +36,14 @@ public struct Notification: Sendable, Equatable {
     /// The outbox row id: the idempotency key peers can use (`outbox-<id>`).
     public var outboxID: Int64
     public var hubName: String
+    /// The hub's permanent id (`meta.hub_id`): paging services key an
+    /// incident's alert by it (`pingtxt-<hub_id>-incident-<id>`), so two hubs
+    /// on one service account never touch each other's alerts. Empty until
+    /// the notifier fills it in when it queues the notification.
+    public var hubID: String
 
     public init(kind: Kind, event: EventKind?, monitorID: Int64?, monitorName: String, incidentID: Int64?, cause: String,
-                locations: [String], at: Int64, since: Int64, outboxID: Int64, hubName: String = "pingtxt") {
+                locations: [String], at: Int64, since: Int64, outboxID: Int64, hubName: String = "pingtxt", hubID: String = "") {
         self.kind = kind
         self.event = event
         self.monitorID = monitorID
@@ -50,6 +55,7 @@ public struct Notification: Sendable, Equatable {
         self.since = since
         self.outboxID = outboxID
         self.hubName = hubName
+        self.hubID = hubID
     }
 
     /// A test notification (no event, so no category and no action buttons).

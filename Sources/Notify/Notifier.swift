@@ -12,6 +12,7 @@ public final class Notifier: EventSink {
     public let hubName: String
     /// Called after rows were queued (the delivery worker wakes up).
     let onQueued = Mutex<(@Sendable () -> Void)?>(nil)
+    let hubIDCache = Mutex<String?>(nil)
 
     public init(hubName: String = "pingtxt") {
         self.hubName = hubName
@@ -73,6 +74,8 @@ public final class Notifier: EventSink {
         if ch.type == .mobile {
             return try mobilePush.withLock { $0 }?.queue(c, channel: ch, notification: notification, eventID: eventID, now: now) ?? []
         }
+        var notification = notification
+        if notification.hubID.isEmpty { notification.hubID = try hubID(c) }
         let sender = ch.sender
         guard let probe = sender.outboxPayload(for: notification) else { return [] }
         let id = try Outbox.insert(c, OutboxRecord(channelID: ch.id, eventID: eventID, kind: notification.kind.rawValue,
@@ -82,6 +85,15 @@ public final class Notifier: EventSink {
             return sender.outboxPayload(for: n)?.text ?? "{}"
         }
         return [id]
+    }
+
+    /// The hub's permanent id (`meta.hub_id`), read once; created here if
+    /// start-up has not made it yet (callers are inside a write transaction).
+    func hubID(_ c: Connection) throws(StoreError) -> String {
+        if let id = hubIDCache.withLock({ $0 }) { return id }
+        let id = try PushSettings.load(c).hubID
+        hubIDCache.withLock { $0 = id }
+        return id
     }
 
     public func incidentsChanged(monitorID: Int64, on c: Connection) throws(StoreError) {

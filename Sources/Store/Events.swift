@@ -60,8 +60,17 @@ public protocol EventSink: Sendable {
     /// Incidents of `monitorID` opened or closed in this transaction (the
     /// Live Activity follows the set of down monitors, events or not).
     func incidentsChanged(monitorID: Int64, on c: Connection) throws(StoreError)
+    /// `incident` was just acknowledged on the hub by `by`, in this
+    /// transaction (paging services acknowledge their alert for it too).
+    func incidentAcknowledged(_ incident: IncidentRecord, by: String, on c: Connection) throws(StoreError)
+    /// `incident` closed in this transaction (`reason` as its timeline says:
+    /// "recovered", "now down", "paused", …), after the events of the same
+    /// change were told, so a `monitor_up` for it is already queued.
+    func incidentClosed(_ incident: IncidentRecord, reason: String, on c: Connection) throws(StoreError)
 }
 
 extension EventSink {
     public func incidentsChanged(monitorID: Int64, on c: Connection) throws(StoreError) {}
+    public func incidentAcknowledged(_ incident: IncidentRecord, by: String, on c: Connection) throws(StoreError) {}
+    public func incidentClosed(_ incident: IncidentRecord, reason: String, on c: Connection) throws(StoreError) {}
 }

@@ -19,19 +19,38 @@ enum ChannelForm {
     }
 
     static let fields: [Field] = [
-        Field(key: "url", label: "URL", types: [.webhook, .ntfy], kind: .url,
-              hint: "Webhook: the address that receives a POST per alert. ntfy: the server, such as https://ntfy.sh."),
+        Field(key: "url", label: "URL", types: [.webhook, .ntfy, .gotify], kind: .url,
+              hint: "Webhook: the address that receives a POST per alert. ntfy, Gotify: the server, such as https://ntfy.sh."),
         Field(key: "secret", label: "Signing secret (optional)", types: [.webhook], kind: .secret,
               hint: "Each body is signed: X-Pingtxt-Signature: sha256=<HMAC>."),
         Field(key: "headers", label: "Extra headers (optional)", types: [.webhook], kind: .headers,
               hint: "One per line, as Name: value."),
-        Field(key: "webhook_url", label: "Incoming webhook URL", types: [.slack, .discord, .teams, .mattermost], kind: .url, hint: nil),
+        Field(key: "webhook_url", label: "Incoming webhook URL", types: [.slack, .discord, .teams, .mattermost, .googlechat], kind: .url,
+              hint: "Google Chat: https://chat.googleapis.com/v1/spaces/…, from the space's Apps & integrations → Webhooks."),
         Field(key: "bot_token", label: "Bot token", types: [.telegram], kind: .secret, hint: nil),
         Field(key: "chat_id", label: "Chat ID", types: [.telegram], kind: .text, hint: nil),
         Field(key: "api_url", label: "API URL (optional)", types: [.telegram], kind: .url,
               hint: "A self-hosted Bot API server; empty means https://api.telegram.org."),
         Field(key: "topic", label: "Topic", types: [.ntfy], kind: .text, hint: nil),
-        Field(key: "token", label: "Access token (optional)", types: [.ntfy], kind: .secret, hint: nil),
+        Field(key: "token", label: "Token", types: [.ntfy, .gotify], kind: .secret,
+              hint: "ntfy: an access token, optional. Gotify: the token of an application (Apps → Create application)."),
+        Field(key: "routing_key", label: "Integration key", types: [.pagerduty], kind: .secret,
+              hint: "The 32-character key of an Events API v2 integration on the PagerDuty service (Integrations → Add integration)."),
+        Field(key: "api_key", label: "API key", types: [.opsgenie], kind: .secret,
+              hint: "The key of an API integration (Settings → Integrations → API)."),
+        Field(key: "region", label: "Region (optional)", types: [.opsgenie], kind: .text,
+              hint: "us (default) or eu, where the Opsgenie account lives."),
+        Field(key: "app_token", label: "Application API token", types: [.pushover], kind: .secret,
+              hint: "From your application's page on pushover.net (Create an Application/API Token)."),
+        Field(key: "user_key", label: "User key", types: [.pushover], kind: .secret,
+              hint: "Your user (or group) key from the pushover.net dashboard; several separated by commas."),
+        Field(key: "homeserver", label: "Homeserver", types: [.matrix], kind: .url, hint: "Such as https://matrix.example.org."),
+        Field(key: "access_token", label: "Access token", types: [.matrix], kind: .secret,
+              hint: "Of the account that posts (a bot account is best); it must have joined the room."),
+        Field(key: "room_id", label: "Room ID", types: [.matrix], kind: .text,
+              hint: "Starts with !, found in the room's settings (Advanced); an alias (#…) is not a room ID."),
+        Field(key: "api_url", label: "API base URL (optional)", types: [.pagerduty, .opsgenie, .pushover], kind: .url,
+              hint: "Only for a proxy or a regional endpoint: the service's base URL (https), to which the hub appends its path."),
         Field(key: "to", label: "Recipients", types: [.email], kind: .list, hint: "Email addresses, separated by commas."),
         Field(key: "users", label: "Users", types: [.mobile], kind: .list,
               hint: "Emails of the users whose phones get the alerts, separated by commas; empty means every user."),
@@ -48,6 +67,12 @@ enum ChannelForm {
         case .ntfy: "ntfy"
         case .email: "Email"
         case .mobile: "Mobile app"
+        case .pagerduty: "PagerDuty"
+        case .opsgenie: "Opsgenie"
+        case .pushover: "Pushover"
+        case .gotify: "Gotify"
+        case .matrix: "Matrix"
+        case .googlechat: "Google Chat"
         }
     }
 

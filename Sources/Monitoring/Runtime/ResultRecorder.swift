@@ -107,6 +107,7 @@ public struct ResultRecorder: Sendable {
 
     private func write(_ effects: [Effect], monitorID: Int64, at: Int64, on c: Connection) throws {
         var lastClosed: Int64?
+        var closed: [(IncidentRecord, String)] = []
         var incidentsChanged = false
         for effect in effects {
             switch effect {
@@ -118,9 +119,10 @@ public struct ResultRecorder: Sendable {
                                            locations: Self.jsonList(locations), at: at)
                     incidentsChanged = true
                 }
-            case .closeIncident(let kind, _):
-                if let closed = try Incidents.close(c, monitorID: monitorID, kind: kind.rawValue, at: at) {
-                    lastClosed = closed.id
+            case .closeIncident(let kind, let reason):
+                if let incident = try Incidents.close(c, monitorID: monitorID, kind: kind.rawValue, at: at) {
+                    lastClosed = incident.id
+                    closed.append((incident, reason))
                     incidentsChanged = true
                 }
             case .timeline(let kind, let event, let detail):
@@ -141,6 +143,9 @@ public struct ResultRecorder: Sendable {
                 try sink?.didInsert(event, on: c)
             }
         }
+        // After the events: the sink sees whether a monitor_up went out for
+        // each closed incident (paging services resolve the rest).
+        for (incident, reason) in closed { try sink?.incidentClosed(incident, reason: reason, on: c) }
         if incidentsChanged { try sink?.incidentsChanged(monitorID: monitorID, on: c) }
     }
 

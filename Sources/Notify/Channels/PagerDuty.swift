@@ -1,0 +1,96 @@
+import Core
+
+/// `pagerduty`: `routing_key` (an Events API v2 integration key), optional
+/// `api_url` (default `https://events.pagerduty.com`). One alert per hub
+/// incident, keyed `dedup_key` = `pingtxt-<hub_id>-incident-<id>`: the
+/// alert events (`monitor_down`, `monitor_degraded`, `expiry`,
+/// `agent_offline`, and their reminders) `trigger` it — PagerDuty folds a
+/// repeated trigger into the open alert —, `monitor_up`/`agent_online`
+/// `resolve` it; an acknowledgement on the hub `acknowledge`s it, and an
+/// incident that closes without a `monitor_up` for this channel is resolved
+/// too (`IncidentFollowing`). Severity comes from the priority.
+/// docs/notifications.md "pagerduty" has the facts and their sources.
+public struct PagerDutyChannel: IncidentFollowing {
+    public static let secretKeys = ["routing_key"]
+    static let defaultBase = "https://events.pagerduty.com"
+    /// The documented cap of `payload.summary`.
+    static let summaryLimit = 1024
+    let routingKey: String
+    let base: String
+
+    public init(config f: JSONFields) throws(JSONFieldError) {
+        let key = try ServiceConfig.token(f, "routing_key", max: 64)
+        guard ServiceConfig.alphanumeric(key, length: 32) else {
+            throw JSONFieldError(field: f.name("routing_key"), message: "\(f.name("routing_key")) must be the 32-character "
+                                 + "integration key of an Events API v2 integration.")
+        }
+        routingKey = key
+        base = try ServiceConfig.apiURL(f) ?? Self.defaultBase
+    }
+
+    var endpoint: String { base + "/v2/enqueue" }
+
+    public func request(for n: Notification) -> OutboundRequest? {
+        AlertKey.ends(n) ? event("resolve", n) : trigger(n)
+    }
+
+    public func acknowledgeRequest(for n: Notification, by: String) -> OutboundRequest? {
+        event("acknowledge", n)
+    }
+
+    public func resolveRequest(for n: Notification, reason: String) -> OutboundRequest? {
+        event("resolve", n)
+    }
+
+    /// `acknowledge` and `resolve` need only the key of the alert they follow.
+    func event(_ action: String, _ n: Notification) -> OutboundRequest {
+        .json(endpoint, ["routing_key": .string(routingKey), "event_action": .string(action), "dedup_key": .string(AlertKey.of(n))])
+    }
+
+    func trigger(_ n: Notification) -> OutboundRequest {
+        var details = JSONObject()
+        details["event"] = .string(n.event?.rawValue ?? "test")
+        if n.kind == .reminder { details["reminder"] = true }
+        details["monitor"] = .string(n.monitorName)
+        details["monitor_id"] = JSON.from(n.monitorID)
+        details["incident_id"] = JSON.from(n.incidentID)
+        details["cause"] = .string(n.cause)
+        details["locations"] = .array(n.locations.map { .string($0) })
+        details["since"] = .time(n.since)
+        details["hub"] = .string(n.hubName)
+        details["text"] = .string(n.body)
+        let payload = JSONObject([
+            ("summary", .string(ServiceText.prefix(n.title, scalars: Self.summaryLimit))),
+            // "The unique location of the affected system": the monitor (or agent).
+            ("source", .string(n.monitorName.isEmpty ? n.hubName : n.monitorName)),
+            ("severity", .string(Self.severity(AlertPriority.of(n)))),
+            ("timestamp", .time(n.at)),
+            ("class", .string(n.event?.rawValue ?? "test")),
+            ("custom_details", .object(details)),
+        ])
+        return .json(endpoint, ["routing_key": .string(routingKey), "event_action": "trigger", "dedup_key": .string(AlertKey.of(n)),
+                                "payload": .object(payload), "client": .string(n.hubName)])
+    }
+
+    /// 8–10 `critical`, 6–7 `error`, 4–5 `warning`, 0–3 `info`.
+    static func severity(_ priority: Int) -> String {
+        switch priority {
+        case 8...: "critical"
+        case 6...7: "error"
+        case 4...5: "warning"
+        default: "info"
+        }
+    }
+
+    /// 202 accepted; 400 refused for good with PagerDuty's `message` and
+    /// `errors`; 429 retried, no sooner than the 30 s PagerDuty suggests
+    /// (its `Retry-After`, if any, when longer); 5xx retried.
+    public static func verdict(for answer: ServiceAnswer) -> AttemptVerdict {
+        let reason = ServiceText.reason(answer.json, ["message", "errors"])
+        if answer.status == 429 {
+            let wait = max(Backoff.parseRetryAfter(answer.header("Retry-After")) ?? 0, 30)
+            return .temporary(error: ServiceAnswer.describe(status: 429, reason: reason ?? "Request Limit Exceeded"), retryAfter: wait)
+        }
+        return answer.genericVerdict(reason: reason)
+    }
+}
