@@ -20,7 +20,7 @@ import TestSupport
         }
         // Each key once, on one field listing every type that uses it.
         #expect(Pages.count("name=\"config.api_url\"", in: empty.text) == 1)
-        #expect(empty.text.contains("data-types=\"pagerduty opsgenie pushover\""))
+        #expect(empty.text.contains("data-types=\"telegram pagerduty opsgenie pushover\""))
         #expect(empty.text.contains("data-types=\"slack discord teams mattermost googlechat\""))
         #expect(empty.text.contains("name=\"config.routing_key\" type=\"password\""), "secrets are password fields")
 
