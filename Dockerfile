@@ -23,6 +23,7 @@ WORKDIR /src
 # No package dependencies (Package.swift has none), so nothing to resolve first.
 COPY Package.swift ./
 COPY Sources ./Sources
+COPY Resources ./Resources
 # SwiftPM checks every declared target's folder, test targets included.
 COPY Tests ./Tests
 # Static Swift stdlib: the runtime stage needs no Swift libraries

@@ -35,8 +35,13 @@ let package = Package(
 
         // Surface. Each target's dependencies are exactly the modules its
         // files import (CShims: the C libraries its .c file includes).
-        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring", "Notify", "QR", "Net"],
-                resources: [.embedInCode("Resources")]),
+        // The top-level Resources/ folder (templates/, static/), embedded; a
+        // target's resources must lie inside its path, so the folder is a
+        // target of its own with one accessor file.
+        .target(name: "WebAssets", path: "Resources", sources: ["WebAssets.swift"],
+                resources: [.embedInCode("templates"), .embedInCode("static")]),
+        .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring", "Notify", "QR", "Net",
+                                            "WebAssets"]),
         .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring", "Notify", "Mail",
                                                         "Net", "Agent", "CShims"]),
         .executableTarget(name: "FuzzHTTPParser", dependencies: ["HTTP"]),

@@ -1,33 +1,34 @@
 import Core
+import WebAssets
 
-/// Every template and static file of `Sources/API/Resources`, embedded in the
+/// Every template and static file of the top-level `Resources/`, embedded in the
 /// binary by SwiftPM (`.embedInCode`: no Foundation, no files to deploy).
 /// Templates are parsed once, at first use; a broken template is a
 /// programming error caught by the tests that render each page.
 enum TemplateLibrary {
     /// Templates by file name. Add a line per new `.html` file.
     static let sources: [(String, [UInt8])] = [
-        ("layout.html", PackageResources.layout_html),
-        ("notify.html", PackageResources.notify_html),
-        ("settings.html", PackageResources.settings_html),
-        ("twofactor.html", PackageResources.twofactor_html),
-        ("users.html", PackageResources.users_html),
-        ("dashboard.html", PackageResources.dashboard_html),
-        ("monitor_new.html", PackageResources.monitor_new_html),
-        ("monitor.html", PackageResources.monitor_html),
-        ("incidents.html", PackageResources.incidents_html),
-        ("maintenance.html", PackageResources.maintenance_html),
-        ("status_layout.html", PackageResources.status_layout_html),
-        ("status_page.html", PackageResources.status_page_html),
-        ("status_missing.html", PackageResources.status_missing_html),
-        ("status_pages.html", PackageResources.status_pages_html),
+        ("layout.html", WebAssets.layout_html),
+        ("notify.html", WebAssets.notify_html),
+        ("settings.html", WebAssets.settings_html),
+        ("twofactor.html", WebAssets.twofactor_html),
+        ("users.html", WebAssets.users_html),
+        ("dashboard.html", WebAssets.dashboard_html),
+        ("monitor_new.html", WebAssets.monitor_new_html),
+        ("monitor.html", WebAssets.monitor_html),
+        ("incidents.html", WebAssets.incidents_html),
+        ("maintenance.html", WebAssets.maintenance_html),
+        ("status_layout.html", WebAssets.status_layout_html),
+        ("status_page.html", WebAssets.status_page_html),
+        ("status_missing.html", WebAssets.status_missing_html),
+        ("status_pages.html", WebAssets.status_pages_html),
     ]
 
     /// Static files served under `/static/`. Add a line per new asset.
     static let assets: [String: (type: String, bytes: [UInt8])] = [
-        "app.css": ("text/css; charset=utf-8", PackageResources.app_css),
-        "notify.js": ("text/javascript; charset=utf-8", PackageResources.notify_js),
-        "status.css": ("text/css; charset=utf-8", PackageResources.status_css),
+        "app.css": ("text/css; charset=utf-8", WebAssets.app_css),
+        "notify.js": ("text/javascript; charset=utf-8", WebAssets.notify_js),
+        "status.css": ("text/css; charset=utf-8", WebAssets.status_css),
     ]
 
     static let all: [String: Template] = {
