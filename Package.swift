@@ -48,7 +48,8 @@ let package = Package(
         .executableTarget(name: "CheckBench", dependencies: ["Net", "Core"]),
 
         // Test servers shared by the test targets (loopback HTTP, TLS, raw TCP, DNS).
-        .target(name: "TestSupport", dependencies: ["Core", "HTTP", "COpenSSL", "CShims", "CLinux", "DNS", "Crypto"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Core", "HTTP", "COpenSSL", "CShims", "CLinux", "DNS", "Crypto", "Monitoring"],
+                path: "Tests/TestSupport"),
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "QRTests", dependencies: ["QR"]),
@@ -60,7 +61,7 @@ let package = Package(
                                                  "TestSupport"]),
         .testTarget(name: "NetTests", dependencies: ["Net", "HTTP", "Core", "TestSupport"]),
         .testTarget(name: "DNSTests", dependencies: ["DNS", "Core", "TestSupport"]),
-        .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "Core", "Store"]),
+        .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "Core", "Store", "TestSupport"]),
         .testTarget(name: "MailTests", dependencies: ["Mail", "Core", "TestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "Monitoring", "Net", "Core", "TestSupport"]),
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "Core", "Store", "Monitoring", "Net", "Mail", "TestSupport"]),

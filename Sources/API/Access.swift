@@ -10,7 +10,7 @@ struct Access: Sendable {
     let authenticator: Authenticator
     /// Web sessions: the browser's cookie also works on the API (the admin
     /// UI calls it), see `sessionPrincipal`.
-    var sessions: SessionService? = nil
+    let sessions: SessionService
 
     struct Rule: Sendable {
         var scope: Scope
@@ -68,7 +68,7 @@ struct Access: Sendable {
     /// nor set a custom header without a CORS preflight we never grant).
     /// An explicit Authorization header wins, so scripts are unaffected.
     func sessionPrincipal(_ request: HTTPRequest) throws(HTTPError) -> Principal? {
-        guard let sessions, request.headers["Authorization"] == nil,
+        guard request.headers["Authorization"] == nil,
               let value = Cookies.value(Cookies.session, in: request) else { return nil }
         guard let found = sessions.find(cookieValue: value), found.session.isActive else {
             throw HTTPError(401, "unauthorized", "The session has expired or ended; sign in again.",

@@ -4,6 +4,7 @@ import Glibc
 import Testing
 import Synchronization
 import Core
+import TestSupport
 @testable import Monitoring
 
 /// Records what the scheduler dispatches and checks the invariants on the

@@ -78,16 +78,16 @@ import Glibc
         let f = try Fixture()
         let id = try f.enqueue()
         f.receiver.setStatus(503, retryAfter: "120")
-        #expect(try f.worker.deliverDue() == 1)
+        #expect(try f.worker.deliverDue(waitForResults: true) == 1)
         var r = try f.row(id)
         #expect(r.status == "pending" && r.attempts == 1 && r.lastError == "HTTP 503: recorded" && r.nextAttemptAt == 10_120)
-        #expect(try f.worker.deliverDue() == 0)           // not due yet
+        #expect(try f.worker.deliverDue(waitForResults: true) == 0)           // not due yet
         f.advance(120)
         f.receiver.setStatus(200)
-        #expect(try f.worker.deliverDue() == 1)
+        #expect(try f.worker.deliverDue(waitForResults: true) == 1)
         r = try f.row(id)
         #expect(r.status == "sent" && r.attempts == 2 && r.sentAt == 10_120)
-        #expect(try f.worker.deliverDue() == 0)
+        #expect(try f.worker.deliverDue(waitForResults: true) == 0)
         let got = f.receiver.received
         #expect(got.count == 2)
         // The retry carried exactly the same bytes and the same id.
@@ -102,7 +102,7 @@ import Glibc
         let f = try Fixture()
         let id = try f.enqueue()
         f.receiver.setStatus(404)
-        #expect(try f.worker.deliverDue() == 1)
+        #expect(try f.worker.deliverDue(waitForResults: true) == 1)
         #expect(try f.row(id).status == "failed" && f.row(id).lastError == "HTTP 404: recorded")
     }
 
@@ -111,15 +111,15 @@ import Glibc
         let id = try f.enqueue()
         // A crash after claiming: the row stays in `sending` until the claim expires.
         _ = try f.db.write { c in try Outbox.claim(c, now: 10_000, claimUntil: 10_060, limit: 10) }
-        #expect(try f.worker.deliverDue() == 0)
+        #expect(try f.worker.deliverDue(waitForResults: true) == 0)
         f.advance(60)
-        #expect(try f.worker.deliverDue() == 1)
+        #expect(try f.worker.deliverDue(waitForResults: true) == 1)
         #expect(try f.row(id).status == "sent")
         #expect(f.receiver.received.count == 1)
         // A receiver that is gone: retried, not failed.
         let second = try f.enqueue()
         f.receiver.stop()
-        #expect(try f.worker.deliverDue() == 1)
+        #expect(try f.worker.deliverDue(waitForResults: true) == 1)
         let r = try f.row(second)
         #expect(r.status == "pending" && r.lastError != nil)
     }

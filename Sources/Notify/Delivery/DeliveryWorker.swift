@@ -108,7 +108,7 @@ public final class DeliveryWorker: Sendable {
     /// Returns how many rows it claimed; with `waitForResults` it returns
     /// only when every decision is stored.
     @discardableResult
-    public func deliverDue(limit: Int = 500, waitForResults: Bool = true) throws -> Int {
+    public func deliverDue(limit: Int = 500, waitForResults: Bool) throws -> Int {
         let now = clock()
         let rows = try database.write { c in try Outbox.claim(c, now: now, claimUntil: now + claimSeconds, limit: limit) }
         if rows.isEmpty { return 0 }
