@@ -1,3 +1,4 @@
+import Store
 import Core
 
 /// One channel type: validates its config and builds what to send for a

@@ -1,17 +1,5 @@
+import Store
 import Core
-
-/// The event kinds of SPEC §6.
-public enum EventKind: String, Sendable, CaseIterable {
-    case monitorDown = "monitor_down"
-    case monitorUp = "monitor_up"
-    case monitorDegraded = "monitor_degraded"
-    case expiry = "expiry"
-    case agentOffline = "agent_offline"
-    case agentOnline = "agent_online"
-
-    /// The push category (`aps.category`).
-    public var category: String { rawValue.uppercased() }
-}
 
 /// One notification to one channel: what every channel type renders.
 public struct Notification: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import Store
 /// Which channels an event goes to (pure). Suppressed events (raised during
 /// maintenance) go nowhere; otherwise each enabled channel whose `events`
 /// include the kind and whose `monitor_ids` is empty or contains the monitor.

@@ -1,3 +1,4 @@
+import Store
 import Testing
 @testable import Monitoring
 

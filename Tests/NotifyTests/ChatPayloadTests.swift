@@ -1,3 +1,4 @@
+import Store
 import Testing
 import Core
 import Notify

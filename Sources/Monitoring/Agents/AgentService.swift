@@ -183,10 +183,10 @@ public final class AgentService: Sendable {
         var kind: String?
         var cause = ""
         if a.status == .offline {
-            kind = "agent_offline"
+            kind = EventKind.agentOffline.rawValue
             cause = "no contact since \(Time.rfc3339((a.lastSeenMs ?? 0) / 1000))"
         } else if a.status == .online && row.status == "offline" {
-            kind = "agent_online"
+            kind = EventKind.agentOnline.rawValue
         }
         if let kind {
             let names = JSON.array([.string(a.name)]).text

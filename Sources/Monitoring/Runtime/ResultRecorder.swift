@@ -136,6 +136,8 @@ public struct ResultRecorder: Sendable {
                 case .monitorDegraded: incident = try Incidents.findOpen(c, monitorID: monitorID, kind: "degraded")?.id
                 case .expiry: incident = try Incidents.findOpen(c, monitorID: monitorID, kind: "expiry")?.id
                 case .monitorUp: incident = lastClosed
+                // The state machine raises monitor events only; agents' come from AgentService.
+                case .agentOffline, .agentOnline: incident = nil
                 }
                 var event = EventRecord(kind: kind.rawValue, monitorID: monitorID, incidentID: incident, at: at,
                                         cause: cause, locations: Self.jsonList(locations), suppressed: suppressed)

@@ -1,3 +1,4 @@
+import Store
 /// Timeline `event` names used in `Effect.timeline`.
 public enum TimelineEvent {
     public static let opened = "opened"

@@ -1,3 +1,4 @@
+import Store
 /// The monitor status state machine: `(state, input, policy, inMaintenance) →
 /// (state', effects)`. Pure — no clock (every input carries its time), no I/O,
 /// no SQL, no threads; the caller persists the new state and carries out the

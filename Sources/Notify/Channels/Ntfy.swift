@@ -1,3 +1,4 @@
+import Store
 import Core
 
 /// `ntfy`: `url` (the server), `topic`, optional `token` → ntfy's JSON

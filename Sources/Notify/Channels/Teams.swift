@@ -1,3 +1,4 @@
+import Store
 import Core
 
 /// `teams`: a Teams Workflows webhook (`webhook_url`, "When a Teams webhook

@@ -1,3 +1,4 @@
+import Store
 import Core
 
 /// The relay messages of SPEC §6, built as pure functions (tested against

@@ -1,0 +1,13 @@
+/// The event kinds of SPEC §6: the one vocabulary of the `events` table,
+/// which Monitoring writes (monitor and agent events) and Notify reads.
+public enum EventKind: String, Sendable, Equatable, Hashable, CaseIterable {
+    case monitorDown = "monitor_down"
+    case monitorUp = "monitor_up"
+    case monitorDegraded = "monitor_degraded"
+    case expiry = "expiry"
+    case agentOffline = "agent_offline"
+    case agentOnline = "agent_online"
+
+    /// The push category (`aps.category`).
+    public var category: String { rawValue.uppercased() }
+}
