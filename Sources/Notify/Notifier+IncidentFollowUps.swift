@@ -56,7 +56,7 @@ extension Notifier {
             }
             queued += 1
         }
-        if queued > 0 { onQueued.withLock { $0 }?() }
+        if queued > 0 { onQueued() }
     }
 
     /// The incident as the paging services' builders read it: its alert's

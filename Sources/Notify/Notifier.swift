@@ -8,32 +8,31 @@ import Synchronization
 /// the fully built request, carrying the row's own id (`outbox-<id>`) as the
 /// idempotency key.
 public final class Notifier: EventSink {
-    let channels = Mutex<[Channel]>([])
+    public let channels: ChannelCache
     public let hubName: String
+    /// `server.public_url`, so notifications link back to the hub's pages
+    /// (`Notification.pageURL`); empty = no links.
+    public let publicURL: String
+    /// The phones' side: per-phone rows of `mobile` channels and the Live
+    /// Activity (nil: no phones, as in tests of other channels).
+    let mobilePush: (any MobilePush)?
     /// Called after rows were queued (the delivery worker wakes up).
-    let onQueued = Mutex<(@Sendable () -> Void)?>(nil)
+    let onQueued: @Sendable () -> Void
     let hubIDCache = Mutex<String?>(nil)
 
-    public init(hubName: String = "pingtxt") {
+    public init(hubName: String = "pingtxt", publicURL: String = "", channels: ChannelCache = ChannelCache(),
+                mobilePush: (any MobilePush)? = nil, onQueued: @escaping @Sendable () -> Void = {}) {
         self.hubName = hubName
+        self.publicURL = publicURL
+        self.channels = channels
+        self.mobilePush = mobilePush
+        self.onQueued = onQueued
     }
 
-    /// Replaces the cache; channels whose stored config no longer validates
-    /// are skipped (and logged).
-    public func reload(_ c: Connection) throws(StoreError) {
-        let records = try Channels.all(c)
-        var out: [Channel] = []
-        for r in records {
-            do { out.append(try Channel(record: r)) } catch {
-                Log.shared.warn("channel skipped: invalid stored config", ["channel": "\(r.id)", "error": error.message])
-            }
-        }
-        channels.withLock { $0 = out }
-    }
+    /// Reloads the channel cache (after a channel write, in its transaction).
+    public func reload(_ c: Connection) throws(StoreError) { try channels.reload(c) }
 
-    public var current: [Channel] { channels.withLock { $0 } }
-
-    public func setOnQueued(_ f: @escaping @Sendable () -> Void) { onQueued.withLock { $0 = f } }
+    public var current: [Channel] { channels.current }
 
     public func didInsert(_ event: EventRecord, on c: Connection) throws(StoreError) {
         guard !event.suppressed, let kind = EventKind(rawValue: event.kind) else { return }
@@ -62,7 +61,7 @@ public final class Notifier: EventSink {
             template.publicURL = publicURL
             queued += try queue(c, channel: ch, notification: template, eventID: event.id, now: event.at).count
         }
-        if queued > 0 { onQueued.withLock { $0 }?() }
+        if queued > 0 { onQueued() }
     }
 
     /// Writes the outbox rows of one notification to one channel (one row,
@@ -72,7 +71,7 @@ public final class Notifier: EventSink {
     public func queue(_ c: Connection, channel ch: Channel, notification: Notification, eventID: Int64?,
                       now: Int64) throws(StoreError) -> [Int64] {
         if ch.type == .mobile {
-            return try mobilePush.withLock { $0 }?.queue(c, channel: ch, notification: notification, eventID: eventID, now: now) ?? []
+            return try mobilePush?.queue(c, channel: ch, notification: notification, eventID: eventID, now: now) ?? []
         }
         var notification = notification
         if notification.hubID.isEmpty { notification.hubID = try hubID(c) }
@@ -97,20 +96,11 @@ public final class Notifier: EventSink {
     }
 
     public func incidentsChanged(monitorID: Int64, on c: Connection) throws(StoreError) {
-        guard let push = mobilePush.withLock({ $0 }) else { return }
-        if try push.incidentsChanged(c, now: Time.now()) > 0 { onQueued.withLock { $0 }?() }
+        guard let push = mobilePush else { return }
+        if try push.incidentsChanged(c, now: Time.now()) > 0 { onQueued() }
     }
 
-    /// The phones' side (set by the push service): per-phone rows of `mobile`
-    /// channels and the Live Activity.
-    let mobilePush = Mutex<(any MobilePush)?>(nil)
-    public func setMobilePush(_ p: any MobilePush) { mobilePush.withLock { $0 = p } }
 
-    /// `server.public_url`, so notifications link back to the hub's pages
-    /// (`Notification.pageURL`); set once by the wiring, empty = no links.
-    let links = Mutex<String>("")
-    public var publicURL: String { links.withLock { $0 } }
-    public func setPublicURL(_ url: String) { links.withLock { $0 = url } }
 }
 
 /// What the notifier needs from the push side.

@@ -18,7 +18,7 @@ public final class NotifyService: Sendable {
     public let counters = DeliveryCounters()
     /// Phones: push relay settings, per-phone rows, the Live Activity.
     public let push: PushService
-    let quiet = QuietCheck()
+    let quiet: @Sendable (_ monitorID: Int64, _ at: Int64) -> Bool
     let reminders: ReminderJob
 
     /// `publicURL` is what the relay is told to show for this hub, and
@@ -27,32 +27,34 @@ public final class NotifyService: Sendable {
     /// configured (email rows then fail, saying so). `outboxRetentionDays`:
     /// settled (sent or failed) outbox rows older than this are deleted; the
     /// hub passes `[retention] raw_days`.
+    /// `quiet`: whether a monitor is quiet (in maintenance or muted) at a
+    /// time: no reminders then, and its outage stays off the Live Activity
+    /// (the maintenance calendar lives in Monitoring; the wiring passes it).
     public init(database: Database, hubName: String = "pingtxt", publicURL: String = "", extraCAFile: String? = nil,
-                smtp: SMTPSettings? = nil, outboxRetentionDays: Int64 = 7) {
+                smtp: SMTPSettings? = nil, outboxRetentionDays: Int64 = 7,
+                quiet: @escaping @Sendable (_ monitorID: Int64, _ at: Int64) -> Bool = { _, _ in false }) {
         self.database = database
-        let notifier = Notifier(hubName: hubName)
-        notifier.setPublicURL(publicURL)
-        self.notifier = notifier
+        // Built first, shared by reference: what reads the channels and what
+        // wakes the delivery worker exist before the pieces that use them.
+        let channels = ChannelCache()
+        let wakeup = Semaphore()
+        let wake: @Sendable () -> Void = { wakeup.post() }
+        self.quiet = quiet
         engine = ClientEngine(loops: 1, maxConcurrent: 64, extraCAFile: extraCAFile)
-        let wake = WakeBox()
-        let quiet = self.quiet
         push = PushService(database: database, engine: engine, hubName: hubName, publicURL: publicURL,
-                           channels: { notifier.current }, quiet: { quiet($0, $1) }, wake: { wake.fire() })
+                           channels: { channels.current }, quiet: quiet, wake: wake)
+        let notifier = Notifier(hubName: hubName, publicURL: publicURL, channels: channels, mobilePush: push, onQueued: wake)
+        self.notifier = notifier
         self.smtp = SMTPTransport(settings: smtp)
         worker = DeliveryWorker(database: database,
                                 transports: [HTTPTransport(engine: engine), PushTransport(service: push), self.smtp],
-                                counters: counters,
+                                counters: counters, wakeup: wakeup,
                                 channelType: { id in
                                     guard let id else { return "none" }
-                                    return notifier.current.first { $0.id == id }?.type.rawValue ?? "unknown"
+                                    return channels.current.first { $0.id == id }?.type.rawValue ?? "unknown"
                                 })
-        let worker = self.worker
-        wake.set { worker.wake() }
         reminders = ReminderJob(database: database, notifier: notifier, outboxRetentionDays: outboxRetentionDays,
-                                wake: { worker.wake() })
-        notifier.setOnQueued { worker.wake() }
-        notifier.setMobilePush(push)
-        reminders.setQuietCheck { quiet($0, $1) }
+                                wake: wake, quiet: quiet)
     }
 
     /// Loads the channels (call before monitoring starts) and starts delivering.
@@ -65,10 +67,6 @@ public final class NotifyService: Sendable {
         reminders.start()
     }
 
-    /// Whether a monitor is quiet (in maintenance or muted) at a time: no
-    /// reminders then, and its outage stays off the Live Activity. Set by the
-    /// wiring (the maintenance calendar lives in Monitoring).
-    public func setQuietCheck(_ f: @escaping @Sendable (_ monitorID: Int64, _ at: Int64) -> Bool) { quiet.set(f) }
     func isQuiet(_ monitorID: Int64, at: Int64) -> Bool { quiet(monitorID, at) }
 
     public func stop() {
@@ -120,18 +118,4 @@ public final class NotifyService: Sendable {
         if !ids.isEmpty { worker.wake() }
         return ids
     }
-}
-
-/// A replaceable "is this monitor quiet" predicate, shared by reference.
-final class QuietCheck: Sendable {
-    private let f = Mutex<@Sendable (Int64, Int64) -> Bool>({ _, _ in false })
-    func set(_ g: @escaping @Sendable (Int64, Int64) -> Bool) { f.withLock { $0 = g } }
-    func callAsFunction(_ monitorID: Int64, _ at: Int64) -> Bool { f.withLock { $0 }(monitorID, at) }
-}
-
-/// Wakes the delivery worker, which exists only after the push service.
-final class WakeBox: Sendable {
-    private let f = Mutex<(@Sendable () -> Void)?>(nil)
-    func set(_ g: @escaping @Sendable () -> Void) { f.withLock { $0 = g } }
-    func fire() { f.withLock { $0 }?() }
 }

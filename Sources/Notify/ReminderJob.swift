@@ -25,7 +25,8 @@ public final class ReminderJob: Sendable {
     let clock: @Sendable () -> Int64
     /// Called after reminders were queued (the delivery worker wakes up).
     let wake: @Sendable () -> Void
-    let quiet = Mutex<@Sendable (_ monitorID: Int64, _ at: Int64) -> Bool>({ _, _ in false })
+    /// Whether a monitor is quiet at a time (maintenance, mute): no reminders then.
+    let quiet: @Sendable (_ monitorID: Int64, _ at: Int64) -> Bool
     /// When the outbox is pruned next (0: at the first pass).
     let nextPruneAt = Atomic<Int64>(0)
     let wakeup = Semaphore()
@@ -36,17 +37,16 @@ public final class ReminderJob: Sendable {
     static let pruneBatch = 10_000
 
     public init(database: Database, notifier: Notifier, outboxRetentionDays: Int64 = 7, intervalSeconds: Int64 = 15,
-                clock: @escaping @Sendable () -> Int64 = { Time.now() }, wake: @escaping @Sendable () -> Void = {}) {
+                clock: @escaping @Sendable () -> Int64 = { Time.now() }, wake: @escaping @Sendable () -> Void = {},
+                quiet: @escaping @Sendable (_ monitorID: Int64, _ at: Int64) -> Bool = { _, _ in false }) {
         self.database = database
         self.notifier = notifier
         self.outboxRetentionDays = outboxRetentionDays
         self.intervalSeconds = intervalSeconds
         self.clock = clock
         self.wake = wake
+        self.quiet = quiet
     }
-
-    /// Whether a monitor is quiet at a time (the wiring knows the maintenance calendar).
-    public func setQuietCheck(_ f: @escaping @Sendable (_ monitorID: Int64, _ at: Int64) -> Bool) { quiet.withLock { $0 = f } }
 
     public func start() {
         stopped.store(false, ordering: .sequentiallyConsistent)
@@ -127,7 +127,7 @@ public final class ReminderJob: Sendable {
                 if slot == nil { try Reminders.schedule(c, channelID: ch.id, incidentID: incident.id, nextAt: due) }
                 continue
             }
-            let isQuiet = quietNow ?? quiet.withLock { $0 }(incident.monitorID, now)
+            let isQuiet = quietNow ?? quiet(incident.monitorID, now)
             quietNow = isQuiet
             if isQuiet {
                 // The slot passes unsent: no reminders during maintenance.

@@ -50,13 +50,16 @@ enum ServeCommand {
         monitorSettings.retention.hourlyDays = Int64(config.retention.hourlyDays)
         monitorSettings.retention.dailyDays = Int64(config.retention.dailyDays)
         monitorSettings.agentPollInterval = Int64(config.agents.pollInterval)
+        // Built first and shared: alerting asks the calendar whether a monitor
+        // is quiet, monitoring keeps it current.
+        let calendar = MaintenanceCalendar(database: db)
         let notify = NotifyService(database: db, hubName: config.hub.name, publicURL: config.server.publicURL,
                                    extraCAFile: monitorSettings.extraCAFile,
                                    smtp: smtpSettings(config.smtp, extraCAFile: monitorSettings.extraCAFile),
-                                   outboxRetentionDays: monitorSettings.retention.rawDays)
+                                   outboxRetentionDays: monitorSettings.retention.rawDays,
+                                   quiet: { id, at in calendar.isInMaintenance(monitorID: id, at: at) })
         try notify.start()
-        let monitoring = MonitoringService(database: db, settings: monitorSettings, eventSink: notify.notifier)
-        notify.setQuietCheck { [weak monitoring] id, at in monitoring?.isInMaintenance(id, at: at) ?? false }
+        let monitoring = MonitoringService(database: db, settings: monitorSettings, calendar: calendar, eventSink: notify.notifier)
         try monitoring.start()
         let app = Application(database: db, settings: settings, monitoring: monitoring, notify: notify)
         let server: HTTPServer

@@ -30,11 +30,10 @@ import Glibc
             db = try Database(path: "\(dir)/hub.db")
             calendar = MaintenanceCalendar(database: db)
             recorder = ResultRecorder(hubLocation: "hub", calendar: calendar, sink: notifier)
-            let (clock, wakes) = (clock, wakes)
+            let (clock, wakes, calendar) = (clock, wakes, self.calendar)
             job = ReminderJob(database: db, notifier: notifier, outboxRetentionDays: outboxRetentionDays,
-                              clock: { clock.now }, wake: { wakes.n.add(1, ordering: .relaxed) })
-            let calendar = self.calendar
-            job.setQuietCheck { id, at in calendar.isInMaintenance(monitorID: id, at: at) }
+                              clock: { clock.now }, wake: { wakes.n.add(1, ordering: .relaxed) },
+                              quiet: { id, at in calendar.isInMaintenance(monitorID: id, at: at) })
         }
 
         deinit {

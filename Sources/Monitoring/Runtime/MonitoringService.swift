@@ -43,13 +43,15 @@ public final class MonitoringService: Sendable {
     public let agents: AgentService
 
     /// `agentClock` (Unix milliseconds) drives agent liveness; tests inject one.
-    public init(database: Database, settings: MonitoringSettings, eventSink: (any EventSink)? = nil,
-                agentClock: @escaping @Sendable () -> Int64 = { Time.nowMillis() }) {
+    /// `calendar`: the maintenance calendar, when the wiring built it first
+    /// (alerting asks it whether a monitor is quiet); else one of its own.
+    public init(database: Database, settings: MonitoringSettings, calendar: MaintenanceCalendar? = nil,
+                eventSink: (any EventSink)? = nil, agentClock: @escaping @Sendable () -> Int64 = { Time.nowMillis() }) {
         self.database = database
         self.settings = settings
         writer = BatchWriter(database: database)
-        calendar = MaintenanceCalendar(database: database)
-        recorder = ResultRecorder(hubLocation: settings.location, calendar: calendar, sink: eventSink, roster: AgentRoster())
+        self.calendar = calendar ?? MaintenanceCalendar(database: database)
+        recorder = ResultRecorder(hubLocation: settings.location, calendar: self.calendar, sink: eventSink, roster: AgentRoster())
         agents = AgentService(database: database, writer: writer, recorder: recorder, registry: registry,
                               pollInterval: settings.agentPollInterval, clock: agentClock)
         executor = CheckExecutor(engine: ClientEngine(loops: 1, maxConcurrent: settings.maxConcurrent,

@@ -44,7 +44,8 @@ public final class DeliveryWorker: Sendable {
     /// How long a claim lasts: longer than any request can take.
     let claimSeconds: Int64
     let clock: @Sendable () -> Int64
-    let wakeup = Semaphore()
+    /// Posted when new rows are queued; shared with whoever queues them.
+    let wakeup: Semaphore
     let stopped = Atomic<Bool>(false)
     let thread = Mutex<ThreadHandle?>(nil)
     let decisions: DecisionSink
@@ -55,7 +56,7 @@ public final class DeliveryWorker: Sendable {
     let channelType: @Sendable (Int64?) -> String
 
     public init(database: Database, transports: [any DeliveryTransport], backoff: Backoff = Backoff(), claimSeconds: Int64 = 120,
-                counters: DeliveryCounters = DeliveryCounters(),
+                counters: DeliveryCounters = DeliveryCounters(), wakeup: Semaphore = Semaphore(),
                 channelType: @escaping @Sendable (Int64?) -> String = { $0 == nil ? "none" : "unknown" },
                 clock: @escaping @Sendable () -> Int64 = { Time.now() }) {
         self.database = database
@@ -64,6 +65,7 @@ public final class DeliveryWorker: Sendable {
         self.claimSeconds = claimSeconds
         self.clock = clock
         self.counters = counters
+        self.wakeup = wakeup
         self.channelType = channelType
         decisions = DecisionSink(database: database)
     }
