@@ -34,33 +34,24 @@ public struct PrometheusText: Sendable {
     }
 
     static func escapeLabel(_ v: String) -> String {
-        var out = ""
-        for ch in v.unicodeScalars {
-            switch ch {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(ch)
+        Escaping.replacing(v) { scalar in
+            switch scalar {
+            case "\\": "\\\\"
+            case "\"": "\\\""
+            case "\n": "\\n"
+            default: nil
             }
         }
-        return out
     }
 
+    /// HELP text escapes only the backslash and the line feed.
     static func escapeHelp(_ v: String) -> String {
-        v.replacingBackslashesAndNewlines()
-    }
-}
-
-private extension String {
-    func replacingBackslashesAndNewlines() -> String {
-        var out = ""
-        for ch in unicodeScalars {
-            switch ch {
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(ch)
+        Escaping.replacing(v) { scalar in
+            switch scalar {
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            default: nil
             }
         }
-        return out
     }
 }

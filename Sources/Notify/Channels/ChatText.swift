@@ -1,3 +1,4 @@
+import Core
 /// Text shaping shared by the chat channels (pure): each service's markup
 /// escape, neutralised group mentions, and cutting to a service's limit.
 /// Sources for every rule are in docs/notifications.md.
@@ -48,16 +49,14 @@ enum ChatText {
     /// `<@U…>` or `<url|text>` link can come from a monitor name or cause.
     /// Nothing else is entity-encoded: Slack decodes only these three.
     static func escapingControlCharacters(_ ch: Character) -> String {
-        var out = ""
-        for scalar in ch.unicodeScalars {
+        Escaping.replacing(String(ch)) { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.unicodeScalars.append(scalar)
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            default: nil
             }
         }
-        return out
     }
 
     /// The group mentions that notify everyone in a channel.

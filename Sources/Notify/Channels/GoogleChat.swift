@@ -38,15 +38,13 @@ public struct GoogleChatChannel: ChannelSender {
     /// `<` → ‹ and `>` → ›: no mention, link or other `<…>` markup from a
     /// monitor name or a cause.
     static func neutralized(_ s: String) -> String {
-        var out = ""
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "<": out += "‹"
-            case ">": out += "›"
-            default: out.unicodeScalars.append(ch)
+        Escaping.replacing(s) { scalar in
+            switch scalar {
+            case "<": "‹"
+            case ">": "›"
+            default: nil
             }
         }
-        return out
     }
 
     /// 2xx sent; 429 (a quota) and 5xx retried; other statuses refused for

@@ -39,21 +39,7 @@ enum ServiceText {
 
     /// Text for an HTML body (Matrix `formatted_body`): `&`, `<`, `>`, `"`
     /// and `'` become entities, so a monitor name is never markup.
-    static func html(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out
-    }
+    static func html(_ s: String) -> String { Escaping.html(s) }
 
     /// One URL path segment: every byte but RFC 3986's unreserved characters
     /// percent-encoded (a Matrix room id's `!` and `:`, an alias's `/`).
