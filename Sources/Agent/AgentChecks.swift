@@ -13,7 +13,8 @@ final class AgentChecks: Sendable {
     private let scheduler: Scheduler
     private let clock: any SchedulerClock
     private let buffer: ResultBuffer
-    private let monitors = Mutex<[Int64: MonitorConfig]>([:])
+    /// The assigned monitors, shared with the scheduler's dispatch.
+    private let monitors: AssignedMonitors
     /// Called after a check-now result is buffered (the uploader sends it at once).
     private let urgentResult: @Sendable () -> Void
 
@@ -25,9 +26,13 @@ final class AgentChecks: Sendable {
         self.clock = clock
         self.buffer = buffer
         self.urgentResult = urgentResult
-        let box = ChecksBox()
-        scheduler = Scheduler(maxConcurrent: settings.maxConcurrent, clock: clock) { run in box.checks?.dispatch(run) }
-        box.checks = self
+        // Built first, so the scheduler's dispatch needs nothing of `self`.
+        let monitors = AssignedMonitors()
+        self.monitors = monitors
+        let executor = self.executor
+        scheduler = Scheduler(maxConcurrent: settings.maxConcurrent, clock: clock) { run, scheduler in
+            Self.dispatch(run, scheduler: scheduler, config: monitors.config(run.id), executor: executor, buffer: buffer)
+        }
     }
 
     func start() { scheduler.start() }
@@ -52,10 +57,7 @@ final class AgentChecks: Sendable {
     /// Returns (added, removed) counts.
     @discardableResult
     func apply(_ assignment: [Int64: MonitorConfig], runNewAtOnce: Bool) -> (added: Int, removed: Int) {
-        let old = monitors.withLock { m in
-            defer { m = assignment }
-            return m
-        }
+        let old = monitors.replace(assignment)
         for id in old.keys where assignment[id] == nil { scheduler.remove(id: id) }
         let added = assignment.keys.filter { old[$0] == nil }
         for (id, config) in assignment { scheduler.upsert(id: id, intervalMs: config.interval * 1000) }
@@ -65,9 +67,9 @@ final class AgentChecks: Sendable {
         return (added.count, old.keys.filter { assignment[$0] == nil }.count)
     }
 
-    func config(_ id: Int64) -> MonitorConfig? { monitors.withLock { $0[id] } }
+    func config(_ id: Int64) -> MonitorConfig? { monitors.config(id) }
 
-    var monitorCount: Int { monitors.withLock { $0.count } }
+    var monitorCount: Int { monitors.count }
 
     /// A check-now request: runs at once, beside the schedule (the hub waits
     /// at most 15 s for the answer). False for a monitor not assigned here.
@@ -85,12 +87,13 @@ final class AgentChecks: Sendable {
 
     /// On the scheduler thread: hands the check to the client engine and
     /// returns at once; the completion (on an engine thread) frees the slot.
-    private func dispatch(_ run: ScheduledRun) {
-        guard let config = config(run.id) else {
+    private static func dispatch(_ run: ScheduledRun, scheduler: Scheduler, config: MonitorConfig?, executor: CheckExecutor,
+                                 buffer: ResultBuffer) {
+        guard let config else {
             scheduler.finished(id: run.id)
             return
         }
-        let buffer = self.buffer, scheduler = self.scheduler, id = run.id, startedAt = run.startedAt
+        let id = run.id, startedAt = run.startedAt
         executor.run(config) { check in
             let dropped = buffer.append(UploadedResult(check: check, monitorID: id, atMs: startedAt))
             if dropped > 0 { Log.shared.debug("result buffer full: dropped the oldest", ["dropped": "\(dropped)"]) }
@@ -99,7 +102,20 @@ final class AgentChecks: Sendable {
     }
 }
 
-private final class ChecksBox: @unchecked Sendable {
-    // Set once at the end of AgentChecks.init, before the scheduler starts.
-    weak var checks: AgentChecks?
+/// The monitors assigned to this agent, by id.
+final class AssignedMonitors: Sendable {
+    private let map = Mutex<[Int64: MonitorConfig]>([:])
+
+    func config(_ id: Int64) -> MonitorConfig? { map.withLock { $0[id] } }
+
+    /// Replaces the whole assignment; returns the previous one.
+    func replace(_ new: [Int64: MonitorConfig]) -> [Int64: MonitorConfig] {
+        map.withLock { old in
+            let previous = old
+            old = new
+            return previous
+        }
+    }
+
+    var count: Int { map.withLock { $0.count } }
 }

@@ -41,7 +41,7 @@ private let start: Int64 = 1_800_000_000_000
 private func makeScheduler(maxConcurrent: Int = 100) -> (Scheduler, ManualSchedulerClock, SchedulerRecorder) {
     let clock = ManualSchedulerClock(startMillis: start)
     let recorder = SchedulerRecorder()
-    let scheduler = Scheduler(maxConcurrent: maxConcurrent, clock: clock) { recorder.dispatched($0) }
+    let scheduler = Scheduler(maxConcurrent: maxConcurrent, clock: clock) { run, _ in recorder.dispatched(run) }
     return (scheduler, clock, recorder)
 }
 
@@ -323,7 +323,7 @@ extension SchedulerManualClockTests {
     @Test func hundredMonitorsAt200ms() {
         let queue = WorkQueue()
         let recorder = SchedulerRecorder()
-        let scheduler = Scheduler(maxConcurrent: 8, clock: SystemSchedulerClock()) { run in
+        let scheduler = Scheduler(maxConcurrent: 8, clock: SystemSchedulerClock()) { run, _ in
             recorder.dispatched(run)
             queue.push(run)  // hand off; the check runs elsewhere
         }

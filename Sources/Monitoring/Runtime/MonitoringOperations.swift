@@ -114,7 +114,7 @@ extension MonitoringService {
             _ = judgeHeartbeat(id, now: Time.now())
         } else if checkedHere(config) {
             let result = executor.run(config)
-            checksRun.wrappingAdd(1, ordering: .relaxed)
+            checksRun.add(1)
             let recorder = self.recorder
             try writer.perform { c in try recorder.apply(.result(result), monitorID: id, on: c, config: config, returning: false) }
             results.append(result)

@@ -38,7 +38,7 @@ public final class MonitoringService: Sendable {
     let scheduler: Scheduler
     let heartbeats: HeartbeatWatcher
     let retention: RetentionJob
-    let checksRun = Atomic<Int>(0)
+    let checksRun = Counter()
     /// Remote agents: their endpoints, liveness and check-now requests.
     public let agents: AgentService
 
@@ -59,10 +59,19 @@ public final class MonitoringService: Sendable {
                                                       sourceAddress: settings.sourceAddress),
                                  location: settings.location)
         retention = RetentionJob(database: database, settings: settings.retention)
-        let box = WeakBox()
-        scheduler = Scheduler(maxConcurrent: settings.maxConcurrent) { run in box.service?.dispatch(run) }
-        heartbeats = HeartbeatWatcher { id, now in box.service?.judgeHeartbeat(id, now: now) }
-        box.service = self
+        // The scheduler and the heartbeat watcher call functions of the
+        // pieces built above, never the service itself, so nothing has to be
+        // completed once `self` exists.
+        let (registry, executor, writer, recorder, checksRun) = (registry, executor, writer, self.recorder, checksRun)
+        scheduler = Scheduler(maxConcurrent: settings.maxConcurrent) { run, scheduler in
+            Self.dispatch(run, scheduler: scheduler, registry: registry, executor: executor, writer: writer, recorder: recorder,
+                          checksRun: checksRun)
+        }
+        let (database, location) = (database, settings.location)
+        heartbeats = HeartbeatWatcher { id, now in
+            Self.judgeHeartbeat(id, now: now, database: database, registry: registry, location: location, writer: writer,
+                                recorder: recorder)
+        }
     }
 
     /// Loads every monitor and starts checking.
@@ -121,15 +130,13 @@ public final class MonitoringService: Sendable {
         }
     }
 
-    func dispatch(_ run: ScheduledRun) {
+    static func dispatch(_ run: ScheduledRun, scheduler: Scheduler, registry: MonitorRegistry, executor: CheckExecutor,
+                         writer: BatchWriter, recorder: ResultRecorder, checksRun: Counter) {
         guard let entry = registry.get(run.id) else {
             scheduler.finished(id: run.id)
             return
         }
-        checksRun.wrappingAdd(1, ordering: .relaxed)
-        let writer = self.writer
-        let recorder = self.recorder
-        let scheduler = self.scheduler
+        checksRun.add(1)
         let config = entry.config
         executor.run(config) { result in
             writer.submit { c in try recorder.apply(.result(result), monitorID: run.id, on: c, config: config, returning: false) }
@@ -142,6 +149,12 @@ public final class MonitoringService: Sendable {
     /// Evaluates a heartbeat now; records a down verdict the first time it
     /// is late. Returns the next deadline.
     func judgeHeartbeat(_ id: Int64, now: Int64) -> Int64? {
+        Self.judgeHeartbeat(id, now: now, database: database, registry: registry, location: settings.location, writer: writer,
+                            recorder: recorder)
+    }
+
+    static func judgeHeartbeat(_ id: Int64, now: Int64, database: Database, registry: MonitorRegistry, location: String,
+                               writer: BatchWriter, recorder: ResultRecorder) -> Int64? {
         guard let entry = registry.get(id), case .heartbeat = entry.config.type, !entry.config.paused,
               let settings = entry.config.heartbeat else { return nil }
         do {
@@ -151,8 +164,7 @@ public final class MonitoringService: Sendable {
                 lastSuccess: state.lastSuccess, lastStart: state.lastStart,
                 lastFailure: state.lastFailure.map { ($0, state.lastExitCode.map(Int.init)) }, now: now)
             if verdict.outcome == .down {
-                let result = CheckResult(at: now, location: self.settings.location, outcome: .down, error: verdict.cause)
-                let recorder = self.recorder
+                let result = CheckResult(at: now, location: location, outcome: .down, error: verdict.cause)
                 let config = entry.config
                 try writer.perform { c in try recorder.apply(.result(result), monitorID: id, on: c, config: config, returning: false) }
             }
@@ -168,7 +180,7 @@ public final class MonitoringService: Sendable {
         let m = scheduler.metrics()
         let (writes, batches) = writer.stats
         out.family("pingtxt_checks_total", .counter, help: "Checks started by the scheduler.")
-        out.sample("pingtxt_checks_total", checksRun.load(ordering: .relaxed))
+        out.sample("pingtxt_checks_total", checksRun.current)
         out.family("pingtxt_check_lateness_ms", .summary, help: "Delay between a check's due time and its start.")
         out.sample("pingtxt_check_lateness_ms", ["quantile": "0.5"], m.latenessP50)
         out.sample("pingtxt_check_lateness_ms", ["quantile": "0.99"], m.latenessP99)
@@ -191,11 +203,4 @@ public final class MonitoringService: Sendable {
             }
         }
     }
-}
-
-/// Breaks the init-time cycle between the service and the closures its
-/// scheduler and watcher call.
-private final class WeakBox: @unchecked Sendable {
-    // Set once at the end of the service's init, before any thread starts.
-    weak var service: MonitoringService?
 }

@@ -3,8 +3,10 @@ import Synchronization
 
 /// Runs checks on time. One thread keeps a `DueQueue` of monitors; when one
 /// is due and fewer than `maxConcurrent` runs are in flight, it calls
-/// `dispatch` with a `ScheduledRun`, and the run's owner calls
-/// `finished(id:)` when the check is done.
+/// `dispatch` with a `ScheduledRun` and itself, and the run's owner calls
+/// `finished(id:)` on it when the check is done. (Handing itself over lets
+/// the dispatcher be built before the scheduler, from the pieces it needs,
+/// instead of completing the owner after construction.)
 ///
 /// - Timing (see `SchedulePlan`): each monitor sits on a fixed grid
 ///   (phase from its id + k × interval). When a run is dispatched, the next
@@ -57,11 +59,11 @@ public final class Scheduler: Sendable {
 
     public let maxConcurrent: Int
     private let clock: any SchedulerClock
-    private let dispatch: @Sendable (ScheduledRun) -> Void
+    private let dispatch: @Sendable (ScheduledRun, Scheduler) -> Void
     private let state = Mutex(State())
 
     public init(maxConcurrent: Int, clock: any SchedulerClock = SystemSchedulerClock(),
-                dispatch: @escaping @Sendable (ScheduledRun) -> Void) {
+                dispatch: @escaping @Sendable (ScheduledRun, Scheduler) -> Void) {
         precondition(maxConcurrent >= 1, "maxConcurrent must be at least 1")
         self.maxConcurrent = maxConcurrent
         self.clock = clock
@@ -279,7 +281,7 @@ public final class Scheduler: Sendable {
             if let d = deadline, d <= now { deadline = nil }  // blocked on capacity: `finished` wakes us
             return (runs, deadline, false)
         }
-        for run in runs { dispatch(run) }
+        for run in runs { dispatch(run, self) }
         return (deadline, stopped)
     }
 }
