@@ -17,6 +17,9 @@ public final class StandInServer: Sendable {
         public var body: [UInt8]
         public var status: Int
         public var answer: String
+        /// `Time.monotonicNanos()` when the request arrived.
+        public var atNanos: UInt64
+        public var accepted: Bool { (200..<300).contains(status) }
         public var bodyText: String { String(decoding: body, as: UTF8.self) }
         public var json: JSON? { try? JSON.parse(bodyText) }
         public func header(_ name: String) -> String? {
@@ -26,6 +29,20 @@ public final class StandInServer: Sendable {
 
     /// One route of a stand-in: method, pattern (`/v2/alerts/{alias}/close`), handler.
     public struct Route: Sendable {
+        /// `handler` for every path up to `depth` segments and each of
+        /// `methods`, so a request to a wrong path is answered (and recorded)
+        /// the way the service refuses it.
+        public static func everyPath(methods: [String] = ["GET", "POST", "PUT"], depth: Int = 8,
+                                     _ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) -> [Route] {
+            var routes: [Route] = []
+            var pattern = ""
+            for level in 0..<depth {
+                for method in methods { routes.append(Route(method, pattern.isEmpty ? "/" : pattern, handler)) }
+                pattern += "/{p\(level)}"
+            }
+            return routes
+        }
+
         let method: String
         let path: String
         let handler: @Sendable (HTTPRequest) -> HTTPResponse
@@ -58,6 +75,7 @@ public final class StandInServer: Sendable {
         let router = Router { r in
             for route in routes {
                 r.add(route.method, route.path, .pool) { req in
+                    let at = Time.monotonicNanos()
                     let queued = failures.withLock { f -> Failure? in f.isEmpty ? nil : f.removeFirst() }
                     var response: HTTPResponse
                     if let queued {
@@ -68,7 +86,7 @@ public final class StandInServer: Sendable {
                     }
                     let exchange = Exchange(method: req.method, path: req.path, query: req.head.query,
                                             headers: req.headers.map { ($0.name, $0.value) }, body: req.body, status: response.status,
-                                            answer: String(decoding: response.body, as: UTF8.self))
+                                            answer: String(decoding: response.body, as: UTF8.self), atNanos: at)
                     log.withLock { $0.append(exchange) }
                     return response
                 }
