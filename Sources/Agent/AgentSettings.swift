@@ -1,3 +1,4 @@
+import Core
 import Net
 
 /// What `pingtxt agent` runs with: the hub, the token, and the knobs the
@@ -71,7 +72,7 @@ public struct AgentSettings: Sendable {
         guard let host = Self.host(of: authority) else {
             throw AgentSettingsError("the hub URL has no valid host (got \(text))")
         }
-        if !https && !Self.isLoopback(host) {
+        if !https && !LoopbackHost.contains(host) {
             throw AgentSettingsError("the hub URL must be https:// (http:// is allowed only to a loopback address)")
         }
         return (https ? "https://" : "http://") + authority + path
@@ -98,11 +99,6 @@ public struct AgentSettings: Sendable {
         return host.isEmpty ? nil : String(host)
     }
 
-    static func isLoopback(_ host: String) -> Bool {
-        if host.lowercased() == "localhost" { return true }
-        guard let address = IPAddress(literal: host) else { return false }
-        return address.isIPv6 ? address.bytes == [UInt8](repeating: 0, count: 15) + [1] : address.bytes[0] == 127
-    }
 }
 
 /// A setting that keeps the agent from starting; one line for the CLI.

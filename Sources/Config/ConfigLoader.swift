@@ -1,3 +1,4 @@
+import Core
 /// Applies a parsed TOML document and environment overrides on top of the
 /// defaults, collecting every issue instead of stopping at the first.
 struct ConfigLoader {
@@ -162,7 +163,7 @@ extension ConfigLoader {
         func add(_ key: String, _ message: String) { issues.append(ConfigIssue(key: "smtp.\(key)", message: message)) }
         if smtp.isConfigured {
             if smtp.from.isEmpty { add("from", "is required when smtp.host is set (the sender address of alert mails)") }
-            if smtp.security == .none && !Self.isLoopback(smtp.host) {
+            if smtp.security == .none && !LoopbackHost.contains(smtp.host) {
                 add("security", "none (no encryption) is only allowed with a loopback host, not \(TOMLValue.quote(smtp.host)); use starttls or tls")
             }
         }
@@ -170,10 +171,6 @@ extension ConfigLoader {
         if !smtp.username.isEmpty && smtp.password.isEmpty { add("password", "is required when smtp.username is set") }
     }
 
-    static func isLoopback(_ host: String) -> Bool {
-        let h = host.lowercased()
-        return h == "localhost" || h.hasSuffix(".localhost") || h == "::1" || h == "[::1]" || h.hasPrefix("127.")
-    }
 }
 
 /// "did you mean …?" for misspelt keys.

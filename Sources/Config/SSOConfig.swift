@@ -1,3 +1,4 @@
+import Core
 /// One `[[sso.providers]]` entry: an OpenID Connect provider the login page
 /// offers as "Sign in with <name>".
 public struct SSOProviderConfig: Sendable, Equatable {
@@ -105,7 +106,7 @@ extension SSOProviderConfig {
             if host.hasPrefix("[") { host = String(host.prefix { $0 != "]" }.dropFirst()) } else if let colon = host.lastIndex(of: ":") {
                 host = String(host[..<colon])
             }
-            guard isLoopbackLiteral(host.lowercased()) else {
+            guard LoopbackHost.contains(host) else {
                 throw InvalidValue("must be https:// (http:// only to a loopback address), got \(TOMLValue.quote(s))")
             }
         } else {
@@ -119,14 +120,6 @@ extension SSOProviderConfig {
     }
 }
 
-/// `localhost`, `::1` or a dotted-quad 127.x.y.z: stricter than a prefix
-/// test, because `127.0.0.1.evil.com` is a public name.
-private func isLoopbackLiteral(_ host: String) -> Bool {
-    if host == "localhost" || host == "::1" { return true }
-    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 4, parts[0] == "127" else { return false }
-    return parts.allSatisfy { p in !p.isEmpty && p.count <= 3 && p.allSatisfy(\.isNumber) && Int(p)! <= 255 }
-}
 
 extension ConfigLoader {
     mutating func applySSO(_ value: TOMLValue, at position: TOMLPosition?) {

@@ -75,7 +75,7 @@ public final class SMTPClient: Sendable {
         guard !recipients.isEmpty else { throw .invalid("no recipient") }
         for r in recipients { try SMTPMessage.validateAddress(r, field: "RCPT TO") }
         try SMTPMessage.validateHeaderValue(settings.heloName, field: "EHLO name")
-        if settings.security == .none && !Self.isLoopback(settings.host) {
+        if settings.security == .none && !LoopbackHost.contains(settings.host) {
             throw SMTPError(kind: .configuration, isTemporary: false,
                             message: "unencrypted SMTP is only allowed to a loopback host, not \(settings.host)")
         }
@@ -182,9 +182,5 @@ public final class SMTPClient: Sendable {
         return .success(ctx)
     }
 
-    static func isLoopback(_ host: String) -> Bool {
-        let h = host.lowercased()
-        return h == "localhost" || h.hasSuffix(".localhost") || h == "::1" || h == "[::1]" || h.hasPrefix("127.")
-    }
 }
 

@@ -55,7 +55,7 @@ struct SettingsRoutes {
             let hostPort = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
             let host: Substring
             if hostPort.hasPrefix("[") { host = hostPort.prefix { $0 != "]" }.dropFirst() } else { host = hostPort.prefix { $0 != ":" } }
-            if host == "localhost" || host == "::1" || host.hasPrefix("127.") { return }
+            if LoopbackHost.contains(host) { return }
         }
         throw JSONFieldError(field: field, message: "\(field) must be an https:// URL (http:// only to a loopback address).")
     }

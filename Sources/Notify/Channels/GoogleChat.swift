@@ -24,7 +24,7 @@ public struct GoogleChatChannel: ChannelSender {
         let given = try Validate.url(f, "webhook_url")!
         let parsed = try? ClientURL.parse(given)
         let official = parsed.map { $0.scheme == "https" && $0.host == Self.host && $0.port == 443 && $0.target.hasPrefix("/v1/spaces/") }
-        guard let parsed, official == true || ServiceConfig.isLoopback(parsed.host) else {
+        guard let parsed, official == true || LoopbackHost.contains(parsed.host) else {
             throw JSONFieldError(field: f.name("webhook_url"), message: "\(f.name("webhook_url")) must be a Google Chat webhook URL "
                                  + "(https://chat.googleapis.com/v1/spaces/…).")
         }

@@ -16,7 +16,7 @@ enum ServiceConfig {
                                      + "(http:// only to a loopback address) without query or fragment.")
         guard given.utf8.count <= 2048, !given.contains("?"), !given.contains("#"),
               let u = try? ClientURL.parse(given) else { throw refused }
-        guard u.scheme == "https" || isLoopback(u.host) else { throw refused }
+        guard u.scheme == "https" || LoopbackHost.contains(u.host) else { throw refused }
         return trimmingSlashes(given)
     }
 
@@ -50,13 +50,6 @@ enum ServiceConfig {
         s.utf8.count == length && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
     }
 
-    /// `localhost` (and `*.localhost`), 127.0.0.0/8 or ::1.
-    static func isLoopback(_ host: String) -> Bool {
-        let h = host.lowercased()
-        if h == "localhost" || h.hasSuffix(".localhost") { return true }
-        guard let a = IPAddress(literal: h) else { return false }
-        return a.isIPv6 ? a.bytes == [UInt8](repeating: 0, count: 15) + [1] : a.bytes[0] == 127
-    }
 
     static func trimmingSlashes(_ u: String) -> String {
         var s = u

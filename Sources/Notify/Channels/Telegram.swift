@@ -27,31 +27,7 @@ public struct TelegramChannel: ChannelSender {
         } else {
             chatID = try Validate.nonEmpty(f, "chat_id")
         }
-        apiURL = try Self.apiURL(f) ?? Self.defaultAPIURL
-    }
-
-    /// `api_url`: an absolute http(s) URL without query or fragment (the
-    /// method path is appended to it), http only to 127.0.0.0/8, `::1` or
-    /// `localhost`; trailing `/` dropped. nil when absent or empty.
-    static func apiURL(_ f: JSONFields) throws(JSONFieldError) -> String? {
-        guard let given = try f.string("api_url"), !given.isEmpty else { return nil }
-        let field = f.name("api_url")
-        guard var u = try Validate.url(f, "api_url"), let parsed = try? ClientURL.parse(u),
-              !u.contains("?"), !u.contains("#") else {
-            throw JSONFieldError(field: field, message: "\(field) must be an http:// or https:// URL without ?query or #fragment.")
-        }
-        if !parsed.isTLS && !Self.isLoopback(parsed.host) {
-            throw JSONFieldError(field: field, message: "\(field) must use https:// (http:// only to a loopback address): "
-                                 + "the bot token is part of every request's path.")
-        }
-        while u.hasSuffix("/") { u.removeLast() }
-        return u
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        if host == "localhost" { return true }
-        guard let ip = IPAddress(literal: host) else { return false }
-        return ip.isIPv6 ? ip.bytes == [UInt8](repeating: 0, count: 15) + [1] : ip.bytes[0] == 127
+        apiURL = try ServiceConfig.apiURL(f) ?? Self.defaultAPIURL
     }
 
     public func request(for n: Notification) -> OutboundRequest? {
