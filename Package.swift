@@ -12,6 +12,7 @@ let package = Package(
     targets: [
         // C libraries and shims.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLinux"),
         .target(name: "CShims", dependencies: ["CSQLite", "COpenSSL"]),
@@ -20,7 +21,7 @@ let package = Package(
         .target(name: "Core", dependencies: ["CShims"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "Core"]),
         .target(name: "HTTP", dependencies: ["Core", "CLinux", "CShims"]),
-        .target(name: "Store", dependencies: ["CSQLite", "CShims", "Core"]),
+        .target(name: "Store", dependencies: ["CSQLite", "CPostgres", "CShims", "Core"]),
         .target(name: "Config", dependencies: ["Core"]),
         .target(name: "Net", dependencies: ["Core", "HTTP", "Crypto", "COpenSSL", "CShims", "CLinux"]),
         .target(name: "DNS", dependencies: ["Core", "CLinux"]),
@@ -48,13 +49,14 @@ let package = Package(
         .executableTarget(name: "CheckBench", dependencies: ["Net", "Core"]),
 
         // Test servers shared by the test targets (loopback HTTP, TLS, raw TCP, DNS).
-        .target(name: "TestSupport", dependencies: ["Core", "HTTP", "COpenSSL", "CShims", "CLinux", "DNS", "Crypto", "Monitoring"],
+        .target(name: "TestSupport", dependencies: ["Core", "HTTP", "COpenSSL", "CShims", "CLinux", "DNS", "Crypto", "Monitoring",
+                                                  "Store", "CPostgres"],
                 path: "Tests/TestSupport"),
 
         .testTarget(name: "CoreTests", dependencies: ["Core"]),
         .testTarget(name: "QRTests", dependencies: ["QR"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Core"]),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Crypto", "Store", "Core", "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["API", "Auth", "HTTP", "Core", "Crypto", "Store", "Mail", "DNS", "Monitoring", "Notify",

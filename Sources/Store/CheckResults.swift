@@ -78,7 +78,7 @@ public enum CheckResults {
             """
         static let list = """
             SELECT * FROM check_results WHERE monitor_id = ?1 AND at_ms >= ?2 AND at_ms < ?3
-              AND (?4 IS NULL OR location = ?4) AND (?5 IS NULL OR id < ?5)
+              AND (CAST(?4 AS TEXT) IS NULL OR location = ?4) AND (CAST(?5 AS INTEGER) IS NULL OR id < ?5)
             ORDER BY at_ms DESC, id DESC LIMIT ?6
             """
         static let exists = "SELECT 1 FROM check_results WHERE monitor_id = ? AND at_ms = ? AND location = ? LIMIT 1"

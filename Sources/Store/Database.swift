@@ -5,29 +5,54 @@ import CSQLite
 import Core
 
 /// The hub's database: one writer connection and a pool of reader
-/// connections on one SQLite file in WAL mode. Sendable; share one instance.
+/// connections, on one SQLite file in WAL mode or on a PostgreSQL server.
+/// Sendable; share one instance.
 ///
 /// - `write` serialises all writes through the single writer (SQLite allows one
 ///   writer anyway; queuing here is cheaper and fairer than busy-waiting).
 /// - `read` runs on a reader in its own snapshot, so reads never wait for
 ///   writes and writes never wait for reads.
 public final class Database: Sendable {
+    /// The SQLite file, or the PostgreSQL URL without its password.
     public let path: String
+    public let url: DatabaseURL
+    public let engine: DatabaseEngine
     /// The writer: a pool of one, so holding it for a whole transaction is
     /// what serialises writes.
     private let writer: ConnectionPool
     private let readers: ConnectionPool
-    private let checkpointer: Checkpointer
+    /// SQLite only: PostgreSQL checkpoints on its own.
+    private let checkpointer: Checkpointer?
 
     /// Name of the newest migration this binary knows.
     public static var schemaVersion: String { Migrations.all.last?.name ?? "" }
 
     /// Opens (creating if needed, with its parent directory, mode 0700) and
-    /// migrates the database.
-    public init(path: String, readers: Int = 4, busyTimeoutMillis: Int = 5000,
+    /// migrates a SQLite database.
+    public convenience init(path: String, readers: Int = 4, busyTimeoutMillis: Int = 5000,
+                            migrations: [Migration] = Migrations.all) throws(StoreError) {
+        try self.init(url: DatabaseURL(sqlitePath: path), readers: readers, busyTimeoutMillis: busyTimeoutMillis,
+                      migrations: migrations)
+    }
+
+    /// Opens and migrates the database at `url`: a SQLite file (created if
+    /// needed) or a PostgreSQL database (which must exist; its tables are
+    /// created by the migrations). On PostgreSQL the writer is one
+    /// connection too: a hub's own writes stay serialised as on SQLite, and
+    /// several hubs are kept apart by row locks and claims (docs/design.md).
+    public init(url: DatabaseURL, readers: Int = 4, busyTimeoutMillis: Int = 5000,
                 migrations: [Migration] = Migrations.all) throws(StoreError) {
-        try FileHelpers.makeParentDirectory(of: path)
-        let w = try Connection(path: path, role: .writer, busyTimeoutMillis: busyTimeoutMillis)
+        self.url = url
+        path = url.redacted
+        engine = url.engine
+        func open(_ role: Connection.Role) throws(StoreError) -> Connection {
+            switch url.kind {
+            case .sqlite(let path): try Connection(path: path, role: role, busyTimeoutMillis: busyTimeoutMillis)
+            case .postgres: try Connection(postgres: url, role: role)
+            }
+        }
+        if case .sqlite(let path) = url.kind { try FileHelpers.makeParentDirectory(of: path) }
+        let w = try open(.writer)
         do {
             try Migrations.run(migrations, on: w)
         } catch {
@@ -36,17 +61,18 @@ public final class Database: Sendable {
         }
         var pool: [Connection] = []
         do {
-            for _ in 0..<max(1, readers) {
-                pool.append(try Connection(path: path, role: .reader, busyTimeoutMillis: busyTimeoutMillis))
-            }
+            for _ in 0..<max(1, readers) { pool.append(try open(.reader)) }
         } catch {
             for c in pool { c.close() }
             w.close()
             throw error
         }
-        self.path = path
         self.writer = ConnectionPool([w], name: "write")
         self.readers = ConnectionPool(pool, name: "read")
+        guard case .sqlite(let path) = url.kind else {
+            checkpointer = nil
+            return
+        }
         do {
             checkpointer = try Checkpointer(path: path, busyTimeoutMillis: busyTimeoutMillis)
         } catch {
@@ -64,10 +90,8 @@ public final class Database: Sendable {
     /// is not re-entrant (compose repository calls on the given connection).
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
         try writer.with { conn in
-            // IMMEDIATE takes the write lock up front, so a transaction never
-            // fails half-way with SQLITE_BUSY when upgrading from read to write
-            // (another process, e.g. the CLI, may also write).
-            return try Database.transaction(conn, begin: "BEGIN IMMEDIATE", body)
+            try conn.backend.ensureUsable()
+            return try Database.transaction(conn, begin: Database.beginWrite(conn), body)
         }
     }
 
@@ -75,7 +99,9 @@ public final class Database: Sendable {
     /// queries see one snapshot. Blocks while every reader is in use.
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
         try readers.with { conn in
-            try Database.transaction(conn, begin: "BEGIN", body)
+            try conn.backend.ensureUsable()
+            // PostgreSQL: REPEATABLE READ is its snapshot, as a SQLite reader's BEGIN.
+            return try Database.transaction(conn, begin: conn.engine == .postgres ? "BEGIN ISOLATION LEVEL REPEATABLE READ" : "BEGIN", body)
         }
     }
 
@@ -83,7 +109,10 @@ public final class Database: Sendable {
     /// for one statement, which SQLite already runs on a consistent snapshot.
     /// Saves the BEGIN/COMMIT round trip on the hottest reads (token checks).
     public func readStatement<T>(_ body: (Connection) throws -> T) throws -> T {
-        try readers.with { conn in try body(conn) }
+        try readers.with { conn in
+            try conn.backend.ensureUsable()
+            return try body(conn)
+        }
     }
 
     /// Names of the migrations recorded in the database, in applied order.
@@ -98,6 +127,9 @@ public final class Database: Sendable {
     /// half-written file. The copy is a standalone file (rollback journal,
     /// no -wal needed).
     public func backup(to destination: String) throws {
+        guard engine == .sqlite else {
+            throw StoreError.misuse("backup copies a SQLite database; back PostgreSQL up with pg_dump (docs/operations.md)")
+        }
         try FileHelpers.makeParentDirectory(of: destination)
         let tmp = destination + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         unlink(tmp)
@@ -105,7 +137,7 @@ public final class Database: Sendable {
             try read { src in
                 // The first read fixes the snapshot the backup copies.
                 _ = try src.scalar("SELECT count(*) FROM sqlite_schema")
-                try Backup.copy(from: src.handle, toFile: tmp)
+                try Backup.copy(from: src.sqlite!.handle, toFile: tmp)
             }
             try FileHelpers.fsyncFile(tmp)
             // A stale -wal/-shm next to the destination would be replayed onto
@@ -127,18 +159,35 @@ public final class Database: Sendable {
     /// write to finish. Later calls throw "database is closed". Idempotent.
     /// Must not be called from inside `read`/`write`.
     public func close() {
-        checkpointer.stop()
+        checkpointer?.stop()
         writer.close()
         readers.close()
     }
 
     // MARK: transactions
 
+    /// SQLite: IMMEDIATE takes the write lock up front, so a transaction
+    /// never fails half-way with SQLITE_BUSY when upgrading from read to
+    /// write (another process, e.g. the CLI, may also write). PostgreSQL:
+    /// READ COMMITTED, with row locks (`Connection.forUpdate`) and
+    /// compare-and-set updates where several hubs may touch one row.
+    static func beginWrite(_ c: Connection) -> String {
+        c.engine == .postgres ? "BEGIN" : "BEGIN IMMEDIATE"
+    }
+
     static func transaction<T>(_ c: Connection, begin: String, _ body: (Connection) throws -> T) throws -> T {
         try c.execute(begin)
         let result: T
         do {
             result = try body(c)
+            // PostgreSQL: after a failed statement the transaction is aborted
+            // and COMMIT quietly rolls back. The failure was caught and
+            // dropped somewhere in `body`; losing the writes without an error
+            // would be worse than failing here.
+            if c.backend.transactionFailed {
+                throw StoreError(code: SQLITE_ABORT, message: "a statement failed earlier in this transaction (its error was caught), "
+                    + "so PostgreSQL rolled it back; nothing was written")
+            }
             try c.execute("COMMIT")
         } catch {
             // COMMIT can fail too (e.g. a deferred foreign key); the
@@ -152,7 +201,7 @@ public final class Database: Sendable {
     /// The internal, typed-throws flavour used by migrations.
     static func writeTransaction<T>(_ c: Connection, _ body: (Connection) throws(StoreError) -> T) throws(StoreError) -> T {
         do {
-            return try transaction(c, begin: "BEGIN IMMEDIATE") { c in try body(c) }
+            return try transaction(c, begin: beginWrite(c)) { c in try body(c) }
         } catch let e as StoreError {
             throw e
         } catch {

@@ -33,15 +33,14 @@ public struct EventRecord: Sendable, Equatable {
 public enum Events {
     enum SQL {
         static let insert = """
-            INSERT INTO events (kind, monitor_id, incident_id, at, cause, locations, suppressed) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO events (kind, monitor_id, incident_id, at, cause, locations, suppressed) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
             """
-        static let list = "SELECT * FROM events WHERE (?1 IS NULL OR monitor_id = ?1) AND id > ?2 ORDER BY id LIMIT ?3"
+        static let list = "SELECT * FROM events WHERE (CAST(?1 AS INTEGER) IS NULL OR monitor_id = ?1) AND id > ?2 ORDER BY id LIMIT ?3"
     }
 
     public static func insert(_ c: Connection, _ e: EventRecord) throws(StoreError) -> Int64 {
-        try c.execute(SQL.insert, [.text(e.kind), SQLValue(e.monitorID), SQLValue(e.incidentID), .integer(e.at),
+        try c.insertReturningID(SQL.insert, [.text(e.kind), SQLValue(e.monitorID), SQLValue(e.incidentID), .integer(e.at),
                                    .text(e.cause), .text(e.locations), SQLValue(e.suppressed)])
-        return c.lastInsertRowID
     }
 
     /// Oldest first, after `afterID`.

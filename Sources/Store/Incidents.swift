@@ -48,8 +48,8 @@ public enum Incidents {
         static let updateCause = "UPDATE incidents SET cause = ?, locations = ? WHERE id = ?"
         static let find = "SELECT * FROM incidents WHERE id = ?"
         static let list = """
-            SELECT * FROM incidents WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR monitor_id = ?2)
-              AND (?3 IS NULL OR id < ?3)
+            SELECT * FROM incidents WHERE (CAST(?1 AS TEXT) IS NULL OR status = ?1) AND (CAST(?2 AS INTEGER) IS NULL OR monitor_id = ?2)
+              AND (CAST(?3 AS INTEGER) IS NULL OR id < ?3)
             ORDER BY id DESC LIMIT ?4
             """
         static let acknowledge = """

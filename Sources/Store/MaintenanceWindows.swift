@@ -33,7 +33,7 @@ public enum MaintenanceWindows {
             VALUES (?, ?, ?, ?, ?, ?) RETURNING *
             """
         static let find = "SELECT * FROM maintenance_windows WHERE id = ?"
-        static let list = "SELECT * FROM maintenance_windows WHERE (?1 IS NULL OR id < ?1) ORDER BY id DESC LIMIT ?2"
+        static let list = "SELECT * FROM maintenance_windows WHERE (CAST(?1 AS INTEGER) IS NULL OR id < ?1) ORDER BY id DESC LIMIT ?2"
         static let overlapping = "SELECT * FROM maintenance_windows WHERE starts_at < ? AND ends_at > ? ORDER BY starts_at"
         static let update = """
             UPDATE maintenance_windows SET title = ?, monitor_ids = ?, starts_at = ?, ends_at = ? WHERE id = ? RETURNING *

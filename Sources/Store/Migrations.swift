@@ -36,6 +36,15 @@ public enum Migrations {
             throw StoreError.misuse("duplicate migration name \(m.name)")
         }
         try Database.writeTransaction(c) { c throws(StoreError) in
+            try lockAgainstOtherHubs(c)
+            if c.engine == .postgres {
+                // `COLLATE NOCASE` (users.email) on PostgreSQL: a case-insensitive
+                // ICU collation under SQLite's name (Dialect).
+                // In the schema the tables go to (the first of search_path).
+                try c.executeScript("""
+                    CREATE COLLATION IF NOT EXISTS nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false)
+                    """)
+            }
             try c.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER)")
         }
         let applied = try applied(c)
@@ -50,6 +59,7 @@ public enum Migrations {
             let ran = try Database.writeTransaction(c) { c throws(StoreError) -> Bool in
                 // Re-check under the write lock: another process may have
                 // migrated between our read and this transaction.
+                try lockAgainstOtherHubs(c)
                 if try c.queryOne("SELECT 1 FROM schema_migrations WHERE name = ?", [.text(m.name)]) != nil {
                     return false
                 }
@@ -62,8 +72,20 @@ public enum Migrations {
         }
     }
 
-    /// Recorded migration names in the order they were applied.
+    /// Recorded migration names in the order they were applied (names
+    /// start with their number, so within one second name order is it).
     static func applied(_ c: Connection) throws(StoreError) -> [String] {
-        try c.query("SELECT name FROM schema_migrations ORDER BY rowid").map { r throws(StoreError) in try r.text("name") }
+        try c.query("SELECT name FROM schema_migrations ORDER BY applied_at, name").map { r throws(StoreError) in try r.text("name") }
+    }
+
+    /// SQLite's `BEGIN IMMEDIATE` already excludes every other writer. On
+    /// PostgreSQL, hubs starting together would race to create the same
+    /// tables: a transaction-scoped advisory lock, held only for this short
+    /// schema transaction and released by its COMMIT (never across a job).
+    private static func lockAgainstOtherHubs(_ c: Connection) throws(StoreError) {
+        guard c.engine == .postgres else { return }
+        // Keyed by schema: hubs on one schema exclude each other, databases
+        // in other schemas of the same server (tests) do not wait.
+        try c.execute("SELECT pg_advisory_xact_lock(740638452, hashtext(current_schema()))")
     }
 }

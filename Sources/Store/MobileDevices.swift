@@ -59,7 +59,7 @@ public enum MobileDevices {
             // A phone that moved to another sign-in (or user) starts its Live
             // Activity state afresh: the old one belonged to the old sign-in.
             let row = try c.queryOne("""
-                UPDATE mobile_devices SET signin_id = ?, user_id = ?, platform = ?, name = ?, app_version = ?, updated_at = ?,
+                UPDATE mobile_devices SET signin_id = ?1, user_id = ?2, platform = ?3, name = ?4, app_version = ?5, updated_at = ?6,
                     la_start_token = CASE WHEN ?7 THEN NULL ELSE la_start_token END,
                     la_activity_id = CASE WHEN ?7 THEN NULL ELSE la_activity_id END,
                     la_token = CASE WHEN ?7 THEN NULL ELSE la_token END,

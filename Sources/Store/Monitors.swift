@@ -92,8 +92,8 @@ public enum Monitors {
         static let findByPingKey = "SELECT * FROM monitors WHERE ping_key = ?"
         static let list = """
             SELECT * FROM monitors WHERE id > ?1
-              AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR type = ?3)
-              AND (?4 IS NULL OR instr(lower(name), lower(?4)) > 0 OR instr(lower(coalesce(target, '')), lower(?4)) > 0)
+              AND (CAST(?2 AS TEXT) IS NULL OR status = ?2) AND (CAST(?3 AS TEXT) IS NULL OR type = ?3)
+              AND (CAST(?4 AS TEXT) IS NULL OR instr(lower(name), lower(?4)) > 0 OR instr(lower(coalesce(target, '')), lower(?4)) > 0)
             ORDER BY id LIMIT ?5
             """
         static let all = "SELECT * FROM monitors ORDER BY id"

@@ -102,7 +102,7 @@ public enum OAuthStore {
                 s.created_at AS s_created_at, s.last_used_at AS s_last_used_at, s.revoked_at AS s_revoked_at,
                 u.id, u.email, u.name, u.role, u.password_hash, u.totp_secret, u.totp_enabled, u.created_at, u.updated_at
             FROM oauth_signins s JOIN users u ON u.id = s.user_id
-            WHERE s.revoked_at IS NULL AND (? IS NULL OR s.user_id = ?) AND s.id > ?
+            WHERE s.revoked_at IS NULL AND (CAST(? AS INTEGER) IS NULL OR s.user_id = ?) AND s.id > ?
                 AND EXISTS (SELECT 1 FROM oauth_codes c WHERE c.signin_id = s.id AND c.used_at IS NOT NULL)
             ORDER BY s.id LIMIT ?
             """, [SQLValue(userID), SQLValue(userID), .integer(afterID ?? Int64.min), .integer(Int64(max(0, limit)))])

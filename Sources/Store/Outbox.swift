@@ -54,7 +54,7 @@ public enum Outbox {
         static let insert = """
             INSERT INTO outbox (channel_id, event_id, kind, transport, device_id, payload, status, attempts,
                                 next_attempt_at, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?) RETURNING id
             """
         static let setPayload = "UPDATE outbox SET payload = ? WHERE id = ?"
         static let find = "SELECT * FROM outbox WHERE id = ?"
@@ -96,9 +96,8 @@ public enum Outbox {
     /// its result in the same transaction.
     public static func insert(_ c: Connection, _ o: OutboxRecord, now: Int64,
                               build: ((Int64) -> String)? = nil) throws(StoreError) -> Int64 {
-        try c.execute(SQL.insert, [SQLValue(o.channelID), SQLValue(o.eventID), .text(o.kind), .text(o.transport),
-                                   SQLValue(o.deviceID), .text(o.payload), .integer(o.nextAttemptAt), .integer(now)])
-        let id = c.lastInsertRowID
+        let id = try c.insertReturningID(SQL.insert, [SQLValue(o.channelID), SQLValue(o.eventID), .text(o.kind), .text(o.transport),
+                                                     SQLValue(o.deviceID), .text(o.payload), .integer(o.nextAttemptAt), .integer(now)])
         if let build {
             try c.execute(SQL.setPayload, [.text(build(id)), .integer(id)])
         }

@@ -35,7 +35,7 @@ public enum StatusPages {
             """
         static let find = "SELECT * FROM status_pages WHERE id = ?"
         static let findSlug = "SELECT * FROM status_pages WHERE slug = ?"
-        static let list = "SELECT * FROM status_pages WHERE (?1 IS NULL OR id > ?1) ORDER BY id LIMIT ?2"
+        static let list = "SELECT * FROM status_pages WHERE (CAST(?1 AS INTEGER) IS NULL OR id > ?1) ORDER BY id LIMIT ?2"
         static let update = """
             UPDATE status_pages SET slug = ?, title = ?, description = ?, monitor_ids = ?, updated_at = ?
             WHERE id = ? RETURNING *

@@ -1,8 +1,9 @@
 import CSQLite
 
-/// The one error type of the Store module. It carries SQLite's result codes so
-/// callers can tell a duplicate (409) from a busy database (503) from a bug
-/// (500) without parsing messages.
+/// The one error type of the Store module, on both engines. It carries
+/// SQLite's result codes (PostgreSQL's SQLSTATEs are mapped onto them, see
+/// `PostgresErrors`) so callers can tell a duplicate (409) from a busy
+/// database (503) from a bug (500) without parsing messages.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     /// Primary result code (`SQLITE_CONSTRAINT`, `SQLITE_BUSY`, …).
     public let code: Int32
@@ -11,12 +12,15 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// The statement that failed, when there was one.
     public let sql: String?
+    /// PostgreSQL's SQLSTATE (`23505`, `40001`, …); nil on SQLite.
+    public let sqlState: String?
 
-    public init(code: Int32, extendedCode: Int32? = nil, message: String, sql: String? = nil) {
+    public init(code: Int32, extendedCode: Int32? = nil, message: String, sql: String? = nil, sqlState: String? = nil) {
         self.code = code & 0xFF
         self.extendedCode = extendedCode ?? code
         self.message = message
         self.sql = sql
+        self.sqlState = sqlState
     }
 
     /// The error currently recorded on a connection handle. Reliable because a
@@ -49,8 +53,13 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var isConstraint: Bool { code == SQLITE_CONSTRAINT }
 
     public var description: String {
-        var text = "SQLite error \(code)"
-        if extendedCode != code { text += "/\(extendedCode)" }
+        var text: String
+        if let sqlState {
+            text = "PostgreSQL error \(sqlState)"
+        } else {
+            text = "SQLite error \(code)"
+            if extendedCode != code { text += "/\(extendedCode)" }
+        }
         text += ": \(message)"
         if let sql { text += " [\(sql)]" }
         return text

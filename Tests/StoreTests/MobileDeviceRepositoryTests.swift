@@ -1,5 +1,6 @@
 import Testing
 import Store
+import TestSupport
 
 /// `MobileDevices`: phones bound to OAuth sign-ins (SPEC §6).
 @Suite struct MobileDeviceRepositoryTests {
@@ -14,8 +15,8 @@ import Store
         let aliceSecondSignIn: Int64
         let bobSignIn: Int64
 
-        init() throws {
-            db = try Database(path: dir.file("hub.db"), readers: 2)
+        init(_ engine: TestEngine) throws {
+            db = try engine.open(in: dir.path)
             let ids = try db.write { c throws in
                 let a = try Users.insert(c, email: "alice@example.com", name: "A", role: "admin", passwordHash: nil, now: 1).id
                 let b = try Users.insert(c, email: "bob@example.com", name: "B", role: "readonly", passwordHash: nil, now: 1).id
@@ -36,8 +37,8 @@ import Store
         }
     }
 
-    @Test func enrollNewThenSameTokenUpdates() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func enrollNewThenSameTokenUpdates(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let first = try f.enroll(f.aliceSignIn, f.alice, token: "tok-1", now: 10)
         #expect(first.created)
         #expect(first.device.id > 0 && first.device.createdAt == 10 && first.device.updatedAt == 10)
@@ -51,8 +52,8 @@ import Store
         #expect(listed.map(\.id) == [first.device.id])
     }
 
-    @Test func sameTokenOnAnotherSignInMovesThePhoneAndResetsLiveActivity() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func sameTokenOnAnotherSignInMovesThePhoneAndResetsLiveActivity(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let d = try f.enroll(f.aliceSignIn, f.alice, token: "tok-1").device
         try f.db.write { c throws in
             try MobileDevices.setStartToken(c, id: d.id, token: "start-1", now: 11)
@@ -74,8 +75,8 @@ import Store
         #expect(same.device.liveActivityStartToken == "start-2")
     }
 
-    @Test func deleteFailsThatDevicesPendingPushesOnly() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func deleteFailsThatDevicesPendingPushesOnly(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let d1 = try f.enroll(f.aliceSignIn, f.alice, token: "tok-1").device
         let d2 = try f.enroll(f.aliceSignIn, f.alice, token: "tok-2").device
         let (r1, r2) = try f.db.write { c throws in
@@ -95,8 +96,8 @@ import Store
         }
     }
 
-    @Test func revokeSignInRemovesItsDevicesOnly() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func revokeSignInRemovesItsDevicesOnly(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let mine = try f.enroll(f.aliceSignIn, f.alice, token: "tok-1").device
         let other = try f.enroll(f.aliceSecondSignIn, f.alice, token: "tok-2").device
         let row = try f.db.write { c throws in
@@ -114,8 +115,8 @@ import Store
         }
     }
 
-    @Test func clearActivityClearsOnlyTheNamedActivity() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func clearActivityClearsOnlyTheNamedActivity(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let d = try f.enroll(f.aliceSignIn, f.alice, token: "tok-1").device
         try f.db.write { c throws in
             try MobileDevices.setStartToken(c, id: d.id, token: "start-1", now: 11)

@@ -1,14 +1,15 @@
 import Testing
 import Store
+import TestSupport
 
 @Suite struct NotifyRepositoryTests {
-    private func fresh() throws -> (TempDir, Database) {
+    private func fresh(_ engine: TestEngine) throws -> (TempDir, Database) {
         let dir = TempDir()
-        return (dir, try Database(path: dir.file("hub.db"), readers: 2))
+        return (dir, try engine.open(in: dir.path))
     }
 
-    @Test func channelsCRUDAndDelivery() throws {
-        let (dir, db) = try fresh()
+    @Test(arguments: TestEngine.all) func channelsCRUDAndDelivery(engine: TestEngine) throws {
+        let (dir, db) = try fresh(engine)
         _ = dir
         let ch = try db.write { c in
             try Channels.insert(c, ChannelRecord(name: "Ops", type: "webhook", enabled: true, events: "[\"monitor_down\"]",

@@ -1,15 +1,16 @@
 import Testing
 import Store
+import TestSupport
 
 /// A migrated database in a fresh temp directory.
-private func freshDatabase() throws -> (TempDir, Database) {
+private func freshDatabase(_ engine: TestEngine) throws -> (TempDir, Database) {
     let dir = TempDir()
-    return (dir, try Database(path: dir.file("hub.db"), readers: 2))
+    return (dir, try engine.open(in: dir.path))
 }
 
 @Suite struct UsersTests {
-    @Test func insertFindCount() throws {
-        let (dir, db) = try freshDatabase()
+    @Test(arguments: TestEngine.all) func insertFindCount(engine: TestEngine) throws {
+        let (dir, db) = try freshDatabase(engine)
         _ = dir
         let u = try db.write { c in
             try Users.insert(c, email: "Admin@Example.com", name: "Ada", role: "admin", passwordHash: "h1", now: 100)
@@ -35,8 +36,8 @@ private func freshDatabase() throws -> (TempDir, Database) {
         }
     }
 
-    @Test func listKeysetPagination() throws {
-        let (dir, db) = try freshDatabase()
+    @Test(arguments: TestEngine.all) func listKeysetPagination(engine: TestEngine) throws {
+        let (dir, db) = try freshDatabase(engine)
         _ = dir
         let ids = try db.write { c throws in
             try (0..<7).map { i throws in
@@ -56,8 +57,8 @@ private func freshDatabase() throws -> (TempDir, Database) {
         }
     }
 
-    @Test func updateSetPasswordDelete() throws {
-        let (dir, db) = try freshDatabase()
+    @Test(arguments: TestEngine.all) func updateSetPasswordDelete(engine: TestEngine) throws {
+        let (dir, db) = try freshDatabase(engine)
         _ = dir
         let u = try db.write { c in
             try Users.insert(c, email: "u@example.com", name: "U", role: "admin", passwordHash: nil, now: 1)
@@ -73,13 +74,16 @@ private func freshDatabase() throws -> (TempDir, Database) {
                                                       now: 6))
             #expect(moved.name == "New" && moved.role == "readonly" && moved.email == "U2@example.com")
             #expect(try Users.update(c, id: 9999, name: "x", role: nil, email: nil, now: 7) == nil)
-            // Taking another user's email → unique violation.
-            do {
-                _ = try Users.update(c, id: u.id, name: nil, role: nil, email: "O@EXAMPLE.COM", now: 8)
-                Issue.record("duplicate email accepted on update")
-            } catch let error as StoreError {
-                #expect(error.isUniqueViolation)
-            }
+        }
+        // Taking another user's email → unique violation (which ends its
+        // transaction: on PostgreSQL a failed statement aborts it).
+        do {
+            try db.write { c throws in _ = try Users.update(c, id: u.id, name: nil, role: nil, email: "O@EXAMPLE.COM", now: 8) }
+            Issue.record("duplicate email accepted on update")
+        } catch let error as StoreError {
+            #expect(error.isUniqueViolation)
+        }
+        try db.write { c throws in
             #expect(try Users.setPasswordHash(c, id: u.id, hash: "scrypt$abc", now: 9))
             #expect(try Users.setPasswordHash(c, id: 9999, hash: "x", now: 9) == false)
             let reread = try #require(try Users.find(c, id: u.id))
@@ -96,8 +100,8 @@ private func freshDatabase() throws -> (TempDir, Database) {
 @Suite struct APITokensTests {
     private func hash(_ b: UInt8) -> [UInt8] { (0..<32).map { UInt8(truncatingIfNeeded: Int($0) &* 7) ^ b } }
 
-    @Test func insertFindByHashListDeleteTouch() throws {
-        let (dir, db) = try freshDatabase()
+    @Test(arguments: TestEngine.all) func insertFindByHashListDeleteTouch(engine: TestEngine) throws {
+        let (dir, db) = try freshDatabase(engine)
         _ = dir
         let (user, token) = try db.write { c throws in
             let u = try Users.insert(c, email: "t@example.com", name: "T", role: "admin", passwordHash: nil, now: 10)
@@ -118,21 +122,23 @@ private func freshDatabase() throws -> (TempDir, Database) {
         try db.write { c throws in
             try APITokens.touch(c, id: token.id, at: 99)
             #expect(try APITokens.find(c, id: token.id)?.lastUsedAt == 99)
-            // Same hash twice → unique violation; unknown user → FK constraint.
-            do {
-                _ = try APITokens.insert(c, userID: user.id, name: "dup", scope: "read", hash: hash(1), now: 12,
-                                         expiresAt: nil)
-                Issue.record("duplicate token hash accepted")
-            } catch let error as StoreError {
-                #expect(error.isUniqueViolation)
+        }
+        // Same hash twice → unique violation; unknown user → FK constraint.
+        do {
+            try db.write { c throws in
+                _ = try APITokens.insert(c, userID: user.id, name: "dup", scope: "read", hash: hash(1), now: 12, expiresAt: nil)
             }
-            do {
-                _ = try APITokens.insert(c, userID: 424242, name: "orphan", scope: "read", hash: hash(3), now: 12,
-                                         expiresAt: nil)
-                Issue.record("token for unknown user accepted")
-            } catch let error as StoreError {
-                #expect(error.isConstraint && !error.isUniqueViolation)
+            Issue.record("duplicate token hash accepted")
+        } catch let error as StoreError {
+            #expect(error.isUniqueViolation)
+        }
+        do {
+            try db.write { c throws in
+                _ = try APITokens.insert(c, userID: 424242, name: "orphan", scope: "read", hash: hash(3), now: 12, expiresAt: nil)
             }
+            Issue.record("token for unknown user accepted")
+        } catch let error as StoreError {
+            #expect(error.isConstraint && !error.isUniqueViolation)
         }
         // Pagination over one user's tokens; another user's tokens never show.
         let ids = try db.write { c throws in
@@ -160,8 +166,8 @@ private func freshDatabase() throws -> (TempDir, Database) {
         }
     }
 
-    @Test func cascadeDeleteAndDowngrade() throws {
-        let (dir, db) = try freshDatabase()
+    @Test(arguments: TestEngine.all) func cascadeDeleteAndDowngrade(engine: TestEngine) throws {
+        let (dir, db) = try freshDatabase(engine)
         _ = dir
         let (a, b) = try db.write { c throws in
             let a = try Users.insert(c, email: "a@example.com", name: "", role: "admin", passwordHash: nil, now: 1)
@@ -193,8 +199,8 @@ private func freshDatabase() throws -> (TempDir, Database) {
 }
 
 @Suite struct MetaTests {
-    @Test func getSetOverwrite() throws {
-        let (dir, db) = try freshDatabase()
+    @Test(arguments: TestEngine.all) func getSetOverwrite(engine: TestEngine) throws {
+        let (dir, db) = try freshDatabase(engine)
         _ = dir
         #expect(try db.read { try Meta.get($0, "hub_id") } == nil)
         try db.write { try Meta.set($0, "hub_id", "abc") }

@@ -1,17 +1,18 @@
 import Testing
 import Store
+import TestSupport
 
 /// `web_sessions`, `recovery_codes` and the TOTP replay marker (0003).
 @Suite struct SessionRepositoryTests {
-    private func fresh() throws -> (TempDir, Database, UserRecord) {
+    private func fresh(_ engine: TestEngine) throws -> (TempDir, Database, UserRecord) {
         let dir = TempDir()
-        let db = try Database(path: dir.file("hub.db"), readers: 2)
+        let db = try engine.open(in: dir.path)
         let u = try db.write { try Users.insert($0, email: "a@example.com", name: "", role: "admin", passwordHash: nil, now: 1) }
         return (dir, db, u)
     }
 
-    @Test func sessionsByHashCascadeAndExpire() throws {
-        let (dir, db, u) = try fresh()
+    @Test(arguments: TestEngine.all) func sessionsByHashCascadeAndExpire(engine: TestEngine) throws {
+        let (dir, db, u) = try fresh(engine)
         _ = dir
         let s = try db.write { c in
             try WebSessions.insert(c, userID: u.id, hash: [1, 2, 3], csrf: "x", stage: "active", now: 10, expiresAt: 100, client: "127.0.0.1")
@@ -38,8 +39,8 @@ import Store
         #expect(try db.read { try WebSessions.find($0, id: s.id) } == nil)
     }
 
-    @Test func recoveryCodesAreSingleUse() throws {
-        let (dir, db, u) = try fresh()
+    @Test(arguments: TestEngine.all) func recoveryCodesAreSingleUse(engine: TestEngine) throws {
+        let (dir, db, u) = try fresh(engine)
         _ = dir
         try db.write { try RecoveryCodes.replace($0, userID: u.id, hashes: [[1], [2]]) }
         #expect(try db.read { try RecoveryCodes.remaining($0, userID: u.id) } == 2)
@@ -49,8 +50,8 @@ import Store
         #expect(try db.read { try RecoveryCodes.remaining($0, userID: u.id) } == 1)
     }
 
-    @Test func totpStepsOnlyMoveForward() throws {
-        let (dir, db, u) = try fresh()
+    @Test(arguments: TestEngine.all) func totpStepsOnlyMoveForward(engine: TestEngine) throws {
+        let (dir, db, u) = try fresh(engine)
         _ = dir
         try db.write { try RecoveryCodes.setTOTP($0, userID: u.id, secret: "ABC", enabled: true, now: 2) }
         #expect(try db.read { try Users.find($0, id: u.id) }?.totpEnabled == true)

@@ -1,15 +1,16 @@
 import Testing
 import Store
+import TestSupport
 
 /// `status_pages` (migration 0010_status_pages).
 @Suite struct StatusPagesStoreTests {
-    private func fresh() throws -> (TempDir, Database) {
+    private func fresh(_ engine: TestEngine) throws -> (TempDir, Database) {
         let dir = TempDir()
-        return (dir, try Database(path: dir.file("hub.db"), readers: 2))
+        return (dir, try engine.open(in: dir.path))
     }
 
-    @Test func insertFindListUpdateDelete() throws {
-        let (dir, db) = try fresh()
+    @Test(arguments: TestEngine.all) func insertFindListUpdateDelete(engine: TestEngine) throws {
+        let (dir, db) = try fresh(engine)
         _ = dir
         let a = try db.write { c in
             try StatusPages.insert(c, StatusPageRecord(slug: "acme", title: "Acme", description: "", monitorIDs: "[3,1]"), now: 100)
@@ -43,8 +44,8 @@ import Store
         #expect(try db.read { c in try StatusPages.find(c, id: b.id) } == nil)
     }
 
-    @Test func slugsAreUnique() throws {
-        let (dir, db) = try fresh()
+    @Test(arguments: TestEngine.all) func slugsAreUnique(engine: TestEngine) throws {
+        let (dir, db) = try fresh(engine)
         _ = dir
         let page = StatusPageRecord(slug: "acme", title: "Acme", description: "", monitorIDs: "[]")
         let first = try db.write { c in try StatusPages.insert(c, page, now: 1) }

@@ -1,17 +1,17 @@
 import CSQLite
 import CShims
 
-/// A prepared statement owned by one `Connection` (and so one thread at a
+/// A prepared statement owned by one `SQLiteConnection` (and so one thread at a
 /// time). Cached by SQL text and reused; always reset and unbound after use
 /// so it never holds a read snapshot or a stale value open.
-final class Statement {
+final class SQLiteStatement {
     let handle: OpaquePointer
     let sql: String
-    private unowned let connection: Connection
+    private unowned let connection: SQLiteConnection
     /// Column names, built once. Shared by every `Row` this statement yields.
     private var names: [String]
 
-    init(_ connection: Connection, sql: String) throws(StoreError) {
+    init(_ connection: SQLiteConnection, sql: String) throws(StoreError) {
         let db = connection.handle
         // The tail pointer points into the C string, so it is read inside
         // withCString: the temporary buffer an implicit String-to-pointer
@@ -46,7 +46,7 @@ final class Statement {
         self.handle = stmt
         self.sql = sql
         self.connection = connection
-        self.names = Statement.readNames(stmt)
+        self.names = SQLiteStatement.readNames(stmt)
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -59,7 +59,7 @@ final class Statement {
     /// Column names; refreshed if an automatic re-prepare after a schema
     /// change altered the column count (e.g. `SELECT *`).
     var columnNames: [String] {
-        if Int(sqlite3_column_count(handle)) != names.count { names = Statement.readNames(handle) }
+        if Int(sqlite3_column_count(handle)) != names.count { names = SQLiteStatement.readNames(handle) }
         return names
     }
 
