@@ -1,5 +1,6 @@
 import Auth
 import Config
+import Core
 
 /// What the API layer needs from the configuration; the executable fills it
 /// so this module does not depend on how configuration is read (it uses
@@ -10,6 +11,8 @@ public struct APISettings: Sendable {
     /// `/metrics` without a token.
     public var metricsPublic: Bool = false
     public var version: String = PingtxtVersion.current
+    /// `/healthz`'s `database`: the engine the hub runs on (SPEC §14).
+    public var databaseEngine: DatabaseEngine = .sqlite
     /// Public OAuth clients from `[[oauth.clients]]`, besides the built-in app.
     public var oauthClients: [OAuthClient] = []
     /// `[[sso.providers]]`: OpenID Connect sign-in buttons on the login page.

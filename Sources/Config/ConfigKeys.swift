@@ -133,6 +133,12 @@ public enum ConfigKeys {
 
         .string("database", "path", \.database.path, "SQLite database file; created (with its directory) if missing.",
                 parse: { s throws(InvalidValue) in try Validate.path(s) }, render: { $0 }),
+        ConfigKey.string("database", "url", \.database.url,
+                         "Instead of path: sqlite:///var/lib/pingtxt/pingtxt.db, or PostgreSQL 14+ as\npostgres://user:password@host:5432/pingtxt?sslmode=require (libpq's parameters;\nseveral hubs may share one PostgreSQL database). Setting both path and url is an error.",
+                         parse: { s throws(InvalidValue) in
+                             if s.isEmpty { return nil }
+                             do throws(DatabaseURLError) { return try DatabaseURL(s) } catch { throw InvalidValue(error.description) }
+                         }, render: { $0?.text ?? "" }).secret(),
         .integer("database", "readers", \.database.readers, 1...64, "Read-only connections for concurrent queries."),
         .integer("database", "busy_timeout_ms", \.database.busyTimeoutMs, 0...600_000, "How long a query waits for a lock before failing."),
 

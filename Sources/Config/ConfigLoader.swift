@@ -5,6 +5,9 @@ struct ConfigLoader {
     let file: String?
     var config = HubConfig()
     var issues: [ConfigIssue] = []
+    /// Keys given a value by the file or the environment (not defaults),
+    /// for rules such as "path or url, not both".
+    var given = Set<String>()
 
     init(file: String?) { self.file = file }
 
@@ -43,7 +46,12 @@ struct ConfigLoader {
                     issue(at, path, "unknown key" + Suggest.hint(name, among: keys.map(\.name), format: { "\(section).\($0)" }))
                     continue
                 }
-                do { try key.set(table[name]!, in: &config) } catch { issue(at, path, error.message) }
+                do {
+                    try key.set(table[name]!, in: &config)
+                    given.insert(path)
+                } catch {
+                    issue(at, path, error.message)
+                }
             }
         }
     }
@@ -149,7 +157,10 @@ struct ConfigLoader {
             case .stringArray:
                 value = .array(raw.split(separator: ",").map { Validate.trim(String($0)) }.filter { !$0.isEmpty }.map { .string($0) })
             }
-            do { try key.set(value, in: &config) } catch {
+            do {
+                try key.set(value, in: &config)
+                given.insert(key.path)
+            } catch {
                 issues.append(ConfigIssue(key: key.path, message: "\(shown): \(error.message)"))
             }
         }
@@ -168,6 +179,10 @@ extension ConfigLoader {
             }
         }
         if smtp.username.isEmpty && !smtp.password.isEmpty { add("username", "is required when smtp.password is set") }
+        if given.contains("database.path") && given.contains("database.url") && config.database.url != nil {
+            issues.append(ConfigIssue(key: "database.url", message: "set database.path or database.url, not both "
+                + "(a SQLite file can be given as url = \"sqlite:///path/to/pingtxt.db\")"))
+        }
         if !smtp.username.isEmpty && smtp.password.isEmpty { add("password", "is required when smtp.username is set") }
     }
 

@@ -29,12 +29,17 @@ public struct HubConfig: Sendable, Equatable {
         public init() {}
     }
 
-    /// `[database]`: SQLite.
+    /// `[database]`: a SQLite file (`path`, the default) or `url` (SQLite
+    /// or PostgreSQL, SPEC §14).
     public struct Database: Sendable, Equatable {
         public var path = "./data/pingtxt.db"
+        public var url: DatabaseURL?
         public var readers = 4
         public var busyTimeoutMs = 5000
         public init() {}
+
+        /// Where the database is: `url` when set, else the SQLite `path`.
+        public var location: DatabaseURL { url ?? DatabaseURL(sqlitePath: path) }
     }
 
     /// `[log]`

@@ -1,3 +1,5 @@
+import Core
+
 /// One database connection, on either engine. Not Sendable: a connection is
 /// used by one thread at a time (the `Database` hands it out inside
 /// `read`/`write`), which is why neither engine needs locking of its own.
@@ -80,10 +82,4 @@ public final class Connection {
     /// ` FOR UPDATE` on PostgreSQL, where several hubs write at once; empty
     /// on SQLite, whose single writer already holds the whole database.
     public var forUpdate: String { engine == .postgres ? " FOR UPDATE" : "" }
-}
-
-/// Which engine a database runs on (`/healthz` says it).
-public enum DatabaseEngine: String, Sendable {
-    case sqlite
-    case postgres
 }

@@ -28,11 +28,13 @@ public enum Heartbeats {
         static let state = "SELECT * FROM heartbeat_state WHERE monitor_id = ?"
         static let upsertSuccess = """
             INSERT INTO heartbeat_state (monitor_id, last_success) VALUES (?1, ?2)
-            ON CONFLICT (monitor_id) DO UPDATE SET last_success = max(coalesce(last_success, 0), ?2)
+            ON CONFLICT (monitor_id) DO UPDATE SET last_success = CASE WHEN coalesce(heartbeat_state.last_success, 0) > ?2
+                THEN heartbeat_state.last_success ELSE ?2 END
             """
         static let upsertStart = """
             INSERT INTO heartbeat_state (monitor_id, last_start) VALUES (?1, ?2)
-            ON CONFLICT (monitor_id) DO UPDATE SET last_start = max(coalesce(last_start, 0), ?2)
+            ON CONFLICT (monitor_id) DO UPDATE SET last_start = CASE WHEN coalesce(heartbeat_state.last_start, 0) > ?2
+                THEN heartbeat_state.last_start ELSE ?2 END
             """
         static let upsertFailure = """
             INSERT INTO heartbeat_state (monitor_id, last_failure, last_exit_code) VALUES (?1, ?2, ?3)

@@ -60,10 +60,10 @@ public enum MobileDevices {
             // Activity state afresh: the old one belonged to the old sign-in.
             let row = try c.queryOne("""
                 UPDATE mobile_devices SET signin_id = ?1, user_id = ?2, platform = ?3, name = ?4, app_version = ?5, updated_at = ?6,
-                    la_start_token = CASE WHEN ?7 THEN NULL ELSE la_start_token END,
-                    la_activity_id = CASE WHEN ?7 THEN NULL ELSE la_activity_id END,
-                    la_token = CASE WHEN ?7 THEN NULL ELSE la_token END,
-                    la_starting = CASE WHEN ?7 THEN 0 ELSE la_starting END
+                    la_start_token = CASE WHEN ?7 = 1 THEN NULL ELSE la_start_token END,
+                    la_activity_id = CASE WHEN ?7 = 1 THEN NULL ELSE la_activity_id END,
+                    la_token = CASE WHEN ?7 = 1 THEN NULL ELSE la_token END,
+                    la_starting = CASE WHEN ?7 = 1 THEN 0 ELSE la_starting END
                 WHERE id = ?8 RETURNING *
                 """, [.integer(d.signInID), .integer(d.userID), .text(d.platform), .text(d.name), .text(d.appVersion),
                       .integer(now), .integer(moved ? 1 : 0), .integer(id)])
@@ -142,11 +142,12 @@ public enum MobileDevices {
     public static func recordLiveActivity(_ c: Connection, id: Int64, starting: Bool, ended: Bool,
                                           timestamp: Int64) throws(StoreError) {
         try c.execute("""
-            UPDATE mobile_devices SET la_starting = ?,
-                la_activity_id = CASE WHEN ? THEN NULL ELSE la_activity_id END,
-                la_token = CASE WHEN ? THEN NULL ELSE la_token END,
-                la_timestamp = max(la_timestamp, ?)
-            WHERE id = ?
-            """, [.integer(starting ? 1 : 0), .integer(ended ? 1 : 0), .integer(ended ? 1 : 0), .integer(timestamp), .integer(id)])
+            UPDATE mobile_devices SET la_starting = ?1,
+                la_activity_id = CASE WHEN ?2 = 1 THEN NULL ELSE la_activity_id END,
+                la_token = CASE WHEN ?2 = 1 THEN NULL ELSE la_token END,
+                -- max() of two values is SQLite's; CASE means the same on both engines.
+                la_timestamp = CASE WHEN la_timestamp > ?3 THEN la_timestamp ELSE ?3 END
+            WHERE id = ?4
+            """, [.integer(starting ? 1 : 0), .integer(ended ? 1 : 0), .integer(timestamp), .integer(id)])
     }
 }

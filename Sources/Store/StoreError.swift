@@ -49,6 +49,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     /// The database stayed locked past the busy timeout.
     public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
 
+    /// The database server could not be reached (PostgreSQL: refused,
+    /// timed out, the server going down); worth trying again later.
+    public var isUnreachable: Bool { code == SQLITE_CANTOPEN && sqlState == nil && message.hasPrefix("cannot connect") }
+
     /// Any constraint (UNIQUE, CHECK, NOT NULL, FOREIGN KEY…).
     public var isConstraint: Bool { code == SQLITE_CONSTRAINT }
 

@@ -82,12 +82,28 @@ enum CLI {
         return config
     }
 
-    static func openDatabase(_ config: HubConfig) throws -> Database {
-        do {
-            return try Database(path: config.database.path, readers: config.database.readers,
-                                busyTimeoutMillis: config.database.busyTimeoutMs)
-        } catch {
-            throw CLIError("cannot open the database at \(config.database.path): \(error)")
+    /// Opens the configured database. `retryFor`: a PostgreSQL server that
+    /// cannot be reached yet (starting after the hub, a failover) is tried
+    /// again every second for that long (SPEC §14: 30 s for `serve`).
+    static func openDatabase(_ config: HubConfig, retryFor seconds: Int = 0) throws -> Database {
+        let location = config.database.location
+        let deadline = Time.monotonicNanos() + UInt64(seconds) * 1_000_000_000
+        var attempts = 0
+        while true {
+            attempts += 1
+            do {
+                return try Database(url: location, readers: config.database.readers,
+                                    busyTimeoutMillis: config.database.busyTimeoutMs)
+            } catch where error.isUnreachable && Time.monotonicNanos() < deadline {
+                if attempts == 1 {
+                    Log.shared.warn("database not reachable yet, retrying", ["database": location.redacted, "for_seconds": "\(seconds)"])
+                }
+                sleep(1)
+            } catch where error.isUnreachable {
+                throw CLIError(seconds > 0 ? "\(error.message) (gave up after \(seconds) s)" : error.message)
+            } catch {
+                throw CLIError("cannot open the database at \(location.redacted): \(error)")
+            }
         }
     }
 }

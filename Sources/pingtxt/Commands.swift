@@ -97,7 +97,7 @@ enum CheckConfigCommand {
                 throw CLIError("invalid [agent] settings: \(error.description)")
             }
         }
-        print("configuration OK (listen \(config.server.listen), database \(config.database.path))")
+        print("configuration OK (listen \(config.server.listen), database \(config.database.location.redacted))")
     }
 }
 

@@ -26,9 +26,11 @@ enum ServeCommand {
         pt_block_signals()
         pt_ignore_sigpipe()
 
-        let db = try CLI.openDatabase(config)
-        let lock = try lockDatabase(config.database.path)
-        defer { close(lock) }
+        let db = try CLI.openDatabase(config, retryFor: 30)
+        // One hub per SQLite file; several hubs may share a PostgreSQL database.
+        var lock: Int32 = -1
+        if case .sqlite(let path) = config.database.location.kind { lock = try lockDatabase(path) }
+        defer { if lock >= 0 { close(lock) } }
         try bootstrapAdmin(db)
 
         var settings = APISettings()
@@ -36,6 +38,7 @@ enum ServeCommand {
         settings.publicURL = config.server.publicURL
         settings.metricsPublic = config.metrics.isPublic
         settings.version = CLI.versionString
+        settings.databaseEngine = db.engine
         settings.oauthClients = config.oauthClients.map { OAuthClient(id: $0.id, name: $0.name, redirectURIs: $0.redirectURIs) }
         settings.ssoProviders = config.ssoProviders
         settings.ssoExtraCAFile = config.checks.caFile.isEmpty ? nil : config.checks.caFile
@@ -72,7 +75,7 @@ enum ServeCommand {
             throw CLIError("cannot listen on \(config.server.listen): \(error)")
         }
         Log.shared.info("pingtxt hub started", ["version": CLI.versionString, "listen": "\(config.server.listen.host):\(server.port)",
-                                                "public_url": config.server.publicURL, "database": config.database.path])
+                                                "public_url": config.server.publicURL, "database": config.database.location.redacted])
 
         while true {
             let sig = pt_wait_signal()

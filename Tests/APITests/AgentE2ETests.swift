@@ -248,7 +248,7 @@ import Glibc
         #expect(try edge.poll(wait: 1)["checks"] == [], "its token still works")
         #expect(try expectJSON(try hub.call("GET", "/api/agents/\(edge.id)"))["status"] == "online",
                 "a full timeout after the restart, not offline at once")
-        let db = try Database(path: hub.databasePath, readers: 1)
+        let db = try hub.openDatabase()
         let kinds = try db.read { try Events.list($0, monitorID: nil, afterID: 0, limit: 100) }.map(\.kind)
         #expect(!kinds.contains("agent_offline"))
     }

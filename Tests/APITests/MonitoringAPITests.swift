@@ -8,9 +8,9 @@ import Glibc
 /// The monitor REST surface: history, uptime, validation, access, and
 /// durability across a kill -9.
 @Suite struct MonitoringAPITests {
-    @Test func resultsHistoryFiltersAndPages() throws {
+    @Test(arguments: TestEngine.all) func resultsHistoryFiltersAndPages(engine: TestEngine) throws {
         let target = try SwitchableHTTPTarget()
-        let hub = try MonitoringHub()
+        let hub = try MonitoringHub(engine: engine)
         let (id, _) = try hub.createChecked(httpMonitor("history", target.healthURL))
         target.setStatus(503)
         try hub.check(id)
@@ -46,10 +46,10 @@ import Glibc
         expectError(try hub.call("GET", "/api/monitors/999999/results"), 404)
     }
 
-    @Test func uptimeOver24Hours() throws {
+    @Test(arguments: TestEngine.all) func uptimeOver24Hours(engine: TestEngine) throws {
         let target = try SwitchableHTTPTarget()
         target.setLatency(ms: 20)
-        let hub = try MonitoringHub()
+        let hub = try MonitoringHub(engine: engine)
         let (id, _) = try hub.createChecked(httpMonitor("uptime", target.healthURL))
         try hub.check(id)
         try hub.check(id)
@@ -72,8 +72,8 @@ import Glibc
         expectError(try hub.call("GET", "/api/monitors/999999/uptime"), 404)
     }
 
-    @Test func validationNamesTheField() throws {
-        let hub = try MonitoringHub()
+    @Test(arguments: TestEngine.all) func validationNamesTheField(engine: TestEngine) throws {
+        let hub = try MonitoringHub(engine: engine)
         func refused(_ body: JSON, _ field: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
             expectError(try hub.call("POST", "/api/monitors", json: body), 400, "validation_failed", field: field,
                         sourceLocation: sourceLocation)
@@ -123,8 +123,8 @@ import Glibc
         #expect(try hub.incidents(id).isEmpty)
     }
 
-    @Test func readTokensReadButCannotWrite() throws {
-        let hub = try MonitoringHub()
+    @Test(arguments: TestEngine.all) func readTokensReadButCannotWrite(engine: TestEngine) throws {
+        let hub = try MonitoringHub(engine: engine)
         let read = try hub.hub.token(scope: "read", name: "viewer")
         let m = try hub.create(monitorBody("tcp", type: "tcp", target: "127.0.0.1:\(closedPort())"))
         let id = try #require(m["id"]?.intValue)
@@ -145,11 +145,11 @@ import Glibc
         expectError(try hub.hub.call("GET", "/api/monitors?type=icmp", token: read), 400, field: "type")
     }
 
-    @Test func monitorsStatusesAndIncidentsSurviveKill9() throws {
+    @Test(arguments: TestEngine.all) func monitorsStatusesAndIncidentsSurviveKill9(engine: TestEngine) throws {
         let target = try SwitchableHTTPTarget()
         let server = try #require(RawServer { _ in })
         defer { server.stop() }
-        let hub = try MonitoringHub()
+        let hub = try MonitoringHub(engine: engine)
         let web = try hub.createChecked(httpMonitor("web", target.healthURL))
         let db = try hub.createChecked(monitorBody("db", type: "tcp", target: "127.0.0.1:\(server.port)"))
         target.setStatus(503)

@@ -9,9 +9,9 @@ import Glibc
 /// flips, checks driven with `POST /api/monitors/{id}/check`, assertions on
 /// the REST answers and on the events table.
 @Suite struct MonitoringHTTPTests {
-    @Test func flipUpDownUpOpensAndClosesAnIncidentWithEvents() throws {
+    @Test(arguments: TestEngine.all) func flipUpDownUpOpensAndClosesAnIncidentWithEvents(engine: TestEngine) throws {
         let target = try SwitchableHTTPTarget()
-        let hub = try MonitoringHub()
+        let hub = try MonitoringHub(engine: engine)
         let (id, first) = try hub.createChecked(httpMonitor("api", target.healthURL))
         #expect(first["status"]?.stringValue == "up")
         #expect(first["last_check"]?["status_code"]?.intValue == 200)
@@ -58,10 +58,10 @@ import Glibc
         #expect(try hub.incidents(id, status: "closed").count == 1)
     }
 
-    @Test func firstResultAfterPendingOpensTheIncidentSilently() throws {
+    @Test(arguments: TestEngine.all) func firstResultAfterPendingOpensTheIncidentSilently(engine: TestEngine) throws {
         let target = try SwitchableHTTPTarget()
         target.setStatus(503)
-        let hub = try MonitoringHub()
+        let hub = try MonitoringHub(engine: engine)
         let (id, first) = try hub.createChecked(httpMonitor("born down", target.healthURL))
         #expect(first["status"]?.stringValue == "down")
         #expect(first["open_incident_id"] != .null, "the dashboard shows the incident")
@@ -71,9 +71,9 @@ import Glibc
         #expect(try hub.events(id).map(\.kind) == ["monitor_up"], "its recovery is still announced")
     }
 
-    @Test func retriesToleratesFailuresBeforeDown() throws {
+    @Test(arguments: TestEngine.all) func retriesToleratesFailuresBeforeDown(engine: TestEngine) throws {
         let target = try SwitchableHTTPTarget()
-        let hub = try MonitoringHub()
+        let hub = try MonitoringHub(engine: engine)
         let (id, _) = try hub.createChecked(httpMonitor("retrying", target.healthURL, retries: 2))
         target.setStatus(503)
         for n in 1...2 {
@@ -93,9 +93,9 @@ import Glibc
         #expect(try hub.events(id).map(\.kind) == ["monitor_down", "monitor_up"])
     }
 
-    @Test func slowAnswersMakeItDegraded() throws {
+    @Test(arguments: TestEngine.all) func slowAnswersMakeItDegraded(engine: TestEngine) throws {
         let target = try SwitchableHTTPTarget()
-        let hub = try MonitoringHub()
+        let hub = try MonitoringHub(engine: engine)
         let (id, first) = try hub.createChecked(httpMonitor("slow", target.healthURL, [("degraded_after_ms", 150)]))
         #expect(first["status"]?.stringValue == "up")
         #expect(first["degraded_after_ms"]?.intValue == 150)
@@ -121,10 +121,10 @@ import Glibc
         #expect(try hub.incident(incidentID)["status"]?.stringValue == "closed")
     }
 
-    @Test func keywordPresentAndAbsent() throws {
+    @Test(arguments: TestEngine.all) func keywordPresentAndAbsent(engine: TestEngine) throws {
         let target = try SwitchableHTTPTarget()
         target.setBody("status: all systems healthy")
-        let hub = try MonitoringHub()
+        let hub = try MonitoringHub(engine: engine)
         func kw(_ name: String, _ keyword: String, absent: Bool) throws -> Int64 {
             try hub.createChecked(httpMonitor(name, target.healthURL,
                                               [("http", ["keyword": .string(keyword), "keyword_absent": .bool(absent)])])).id
@@ -149,9 +149,9 @@ import Glibc
         #expect(try hub.check(present)["monitor"]?["status"]?.stringValue == "down")
     }
 
-    @Test func expectedStatusLists() throws {
+    @Test(arguments: TestEngine.all) func expectedStatusLists(engine: TestEngine) throws {
         let target = try SwitchableHTTPTarget()
-        let hub = try MonitoringHub()
+        let hub = try MonitoringHub(engine: engine)
         let settings: JSON = ["expected_status": "200-299,301", "follow_redirects": false]
         let moved = try hub.createChecked(httpMonitor("moved", target.baseURL + "/status/301", [("http", settings)]))
         #expect(moved.monitor["status"]?.stringValue == "up")
@@ -171,8 +171,8 @@ import Glibc
                     400, "validation_failed", field: "http.expected_status")
     }
 
-    @Test func aRefusedConnectionIsDown() throws {
-        let hub = try MonitoringHub()
+    @Test(arguments: TestEngine.all) func aRefusedConnectionIsDown(engine: TestEngine) throws {
+        let hub = try MonitoringHub(engine: engine)
         let (id, m) = try hub.createChecked(httpMonitor("nothing there", "http://127.0.0.1:\(closedPort())/"))
         #expect(m["status"]?.stringValue == "down")
         #expect(m["last_check"]?["status_code"] == .null)
@@ -183,9 +183,9 @@ import Glibc
     }
 
     /// The scheduler, not the test, runs the check: interval 10 s.
-    @Test func theSchedulerChecksOnItsOwn() throws {
+    @Test(arguments: TestEngine.all) func theSchedulerChecksOnItsOwn(engine: TestEngine) throws {
         let target = try SwitchableHTTPTarget()
-        let hub = try MonitoringHub()
+        let hub = try MonitoringHub(engine: engine)
         let (id, first) = try hub.createChecked(httpMonitor("scheduled", target.healthURL, [("interval", 10)]))
         #expect(first["status"]?.stringValue == "up")
         let before = target.requests

@@ -1,5 +1,6 @@
 import Core
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,8 +21,8 @@ import Glibc
         try hub.hub.connect().request(method, path, body: body)
     }
 
-    @Test func pingsDriveTheStatus() throws {
-        let hub = try MonitoringHub()
+    @Test(arguments: TestEngine.all) func pingsDriveTheStatus(engine: TestEngine) throws {
+        let hub = try MonitoringHub(engine: engine)
         let (id, path, created) = try heartbeat(hub, "backup")
         #expect(created["status"]?.stringValue == "pending")
         #expect(created["target"] == .null)
@@ -59,8 +60,8 @@ import Glibc
         #expect(kinds == ["start", "success", "fail", "success", "fail", "success"])
     }
 
-    @Test func unknownKeysAndSuffixesAre404() throws {
-        let hub = try MonitoringHub()
+    @Test(arguments: TestEngine.all) func unknownKeysAndSuffixesAre404(engine: TestEngine) throws {
+        let hub = try MonitoringHub(engine: engine)
         let (_, path, _) = try heartbeat(hub, "job")
         expectError(try ping(hub, "/ping/no-such-key"), 404)
         expectError(try ping(hub, "/ping/no-such-key/fail", method: "POST"), 404)
@@ -68,8 +69,8 @@ import Glibc
         expectError(try ping(hub, path + "/later"), 404)
     }
 
-    @Test func theBodyIsKeptUpTo10KiB() throws {
-        let hub = try MonitoringHub()
+    @Test(arguments: TestEngine.all) func theBodyIsKeptUpTo10KiB(engine: TestEngine) throws {
+        let hub = try MonitoringHub(engine: engine)
         let (id, path, _) = try heartbeat(hub, "logs")
         let big = [UInt8](repeating: UInt8(ascii: "x"), count: 12 * 1024)
         #expect(try ping(hub, path + "/fail", method: "POST", body: big).status == 200)
@@ -82,8 +83,8 @@ import Glibc
     }
 
     /// Never pinged: down once period + grace (20 s) have passed since creation.
-    @Test func neverPingedGoesDownAfterPeriodPlusGrace() throws {
-        let hub = try MonitoringHub()
+    @Test(arguments: TestEngine.all) func neverPingedGoesDownAfterPeriodPlusGrace(engine: TestEngine) throws {
+        let hub = try MonitoringHub(engine: engine)
         let (id, _, _) = try heartbeat(hub, "silent")
         let started = Time.monotonicNanos()
         // Still pending well before the deadline.
@@ -99,8 +100,8 @@ import Glibc
     }
 
     /// A start with no success: down once grace has passed since the start.
-    @Test func aStartWithoutSuccessGoesDownAfterGrace() throws {
-        let hub = try MonitoringHub()
+    @Test(arguments: TestEngine.all) func aStartWithoutSuccessGoesDownAfterGrace(engine: TestEngine) throws {
+        let hub = try MonitoringHub(engine: engine)
         let (id, path, _) = try heartbeat(hub, "long job")
         #expect(try ping(hub, path).status == 200)
         // Ping times have one-second resolution and a start counts only when

@@ -27,10 +27,10 @@ import Glibc
         ]), 201)
     }
 
-    @Test func downUpMaintenanceAndTest() throws {
+    @Test(arguments: TestEngine.all) func downUpMaintenanceAndTest(engine: TestEngine) throws {
         let receiver = try RecordingHTTPReceiver()
         let target = try SwitchableHTTPTarget()
-        let hub = try MonitoringHub()
+        let hub = try MonitoringHub(engine: engine)
         let channel = try webhook(hub, receiver.baseURL + "/hook")
         let channelID = try #require(channel["id"]?.intValue)
         #expect(channel["config"]?["secret"] == "********", "secrets are write-only")
@@ -74,8 +74,8 @@ import Glibc
         #expect(shown["delivery"]?["last_sent_at"]?.stringValue != nil)
     }
 
-    @Test func channelCRUDValidationAndSecrets() throws {
-        let hub = try MonitoringHub()
+    @Test(arguments: TestEngine.all) func channelCRUDValidationAndSecrets(engine: TestEngine) throws {
+        let hub = try MonitoringHub(engine: engine)
         let channel = try webhook(hub, "http://127.0.0.1:9/x", secret: "first")
         let id = try #require(channel["id"]?.intValue)
         expectError(try hub.call("POST", "/api/channels", json: ["name": "x", "type": "pager", "config": [:]]), 400, field: "type")
@@ -94,11 +94,11 @@ import Glibc
         expectError(try hub.call("GET", "/api/channels/\(id)"), 404)
     }
 
-    @Test func retriedThrough503AndASIGKILLThenDeliveredExactlyOnce() throws {
+    @Test(arguments: TestEngine.all) func retriedThrough503AndASIGKILLThenDeliveredExactlyOnce(engine: TestEngine) throws {
         let receiver = try RecordingHTTPReceiver()
         receiver.setStatus(503)
         let target = try SwitchableHTTPTarget()
-        let hub = try MonitoringHub()
+        let hub = try MonitoringHub(engine: engine)
         let channelID = try #require(try webhook(hub, receiver.baseURL + "/hook")["id"]?.intValue)
         let (id, _) = try hub.createChecked(httpMonitor("API", target.healthURL))
         target.setStatus(503)

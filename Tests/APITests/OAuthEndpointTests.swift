@@ -4,6 +4,7 @@ import Crypto
 import HTTP
 import Store
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,7 +24,7 @@ import Glibc
 
     /// A code for the hub's admin, as the consent page would issue it.
     func mintCode(_ hub: HubProcess, email: String = HubProcess.adminEmail, scope: Scope = .write) throws -> String {
-        let database = try Database(path: hub.sandbox.path("pingtxt.db"))
+        let database = try Database(url: hub.sandbox.databaseURL)
         defer { database.close() }
         let service = OAuthService(database: database)
         let user = try #require(try UserService(database: database).find(email: email))
@@ -49,8 +50,8 @@ import Glibc
         #expect(json?["error_description"]?.stringValue?.isEmpty == false, sourceLocation: sourceLocation)
     }
 
-    @Test func metadataHasExactlyTheSpecFields() throws {
-        let hub = try HubProcess()
+    @Test(arguments: TestEngine.all) func metadataHasExactlyTheSpecFields(engine: TestEngine) throws {
+        let hub = try HubProcess(engine: engine)
         let json = try expectJSON(try hub.call("GET", "/.well-known/oauth-authorization-server"))
         let issuer = "http://127.0.0.1:\(hub.port)"
         let expected: JSON = [
@@ -64,8 +65,8 @@ import Glibc
         for (k, v) in expected.objectValue?.entries ?? [] { #expect(json[k] == v, "\(k)") }
     }
 
-    @Test func tokenEndpointErrorsUseRFC6749CodesAndNoStore() throws {
-        let hub = try HubProcess()
+    @Test(arguments: TestEngine.all) func tokenEndpointErrorsUseRFC6749CodesAndNoStore(engine: TestEngine) throws {
+        let hub = try HubProcess(engine: engine)
         expectOAuthError(try post(hub, "/oauth/token", [("grant_type", "password"), ("client_id", "pingtxt-app")]), 400, "unsupported_grant_type")
         expectOAuthError(try post(hub, "/oauth/token", [("client_id", "pingtxt-app")]), 400, "invalid_request")
         expectOAuthError(try post(hub, "/oauth/token", [("grant_type", "authorization_code"), ("code", "x"),
@@ -83,8 +84,8 @@ import Glibc
         expectOAuthError(json, 400, "invalid_request")
     }
 
-    @Test func codeExchangeRefreshAndRevokeOverTheWire() throws {
-        let hub = try HubProcess()
+    @Test(arguments: TestEngine.all) func codeExchangeRefreshAndRevokeOverTheWire(engine: TestEngine) throws {
+        let hub = try HubProcess(engine: engine)
         let code = try mintCode(hub)
         let r = try exchange(hub, code)
         #expect(r.header("Cache-Control") == "no-store" && r.header("Pragma") == "no-cache")
@@ -142,8 +143,8 @@ import Glibc
     /// Asking a refresh for more than was consented is a client's mistake,
     /// not a replay: `invalid_scope` before the token is rotated, and the
     /// same refresh token (and the sign-in's access token) keep working.
-    @Test func widerScopeOnRefreshKeepsTheRefreshTokenAndTheSignIn() throws {
-        let hub = try HubProcess()
+    @Test(arguments: TestEngine.all) func widerScopeOnRefreshKeepsTheRefreshTokenAndTheSignIn(engine: TestEngine) throws {
+        let hub = try HubProcess(engine: engine)
         let t = try expectJSON(try exchange(hub, try mintCode(hub, scope: .read)))
         #expect(t["scope"]?.stringValue == "read")
         let refresh = try #require(t["refresh_token"]?.stringValue)
@@ -157,8 +158,8 @@ import Glibc
         #expect(try hub.call("GET", "/api/me", token: try #require(again["access_token"]?.stringValue)).status == 200)
     }
 
-    @Test func connectedAppsOfOthersAreAdminOnly() throws {
-        let hub = try HubProcess()
+    @Test(arguments: TestEngine.all) func connectedAppsOfOthersAreAdminOnly(engine: TestEngine) throws {
+        let hub = try HubProcess(engine: engine)
         let admin = try hub.token()
         _ = try expectJSON(try hub.call("POST", "/api/users", token: admin,
                                         json: ["email": "viewer@example.com", "role": "readonly", "password": "viewer-password"]), 201)
@@ -182,8 +183,8 @@ import Glibc
         expectError(try hub.call("GET", "/api/me", token: try #require(vt["access_token"]?.stringValue)), 401)
     }
 
-    @Test func authorizeWithoutASessionGoesToLoginAndBadClientsGetAPage() throws {
-        let hub = try HubProcess()
+    @Test(arguments: TestEngine.all) func authorizeWithoutASessionGoesToLoginAndBadClientsGetAPage(engine: TestEngine) throws {
+        let hub = try HubProcess(engine: engine)
         let challenge = Base64URL.encode(SHA256.hash(Self.verifier))
         let q = "response_type=code&client_id=pingtxt-app&redirect_uri=http%3A%2F%2F127.0.0.1%3A4000%2Fcallback"
             + "&code_challenge=\(challenge)&code_challenge_method=S256&state=s1"

@@ -1,13 +1,14 @@
 import Core
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// `/api/tokens`: the secret shown once, revocation, scope and expiry.
 @Suite struct TokenTests {
-    @Test func createShowsTheSecretOnceAndListsNeverDo() throws {
-        let hub = try HubProcess()
+    @Test(arguments: TestEngine.all) func createShowsTheSecretOnceAndListsNeverDo(engine: TestEngine) throws {
+        let hub = try HubProcess(engine: engine)
         let admin = try hub.token()
         let created = try expectJSON(try hub.call("POST", "/api/tokens", token: admin, json: ["name": "ci", "scope": "read"]), 201)
         let secret = try #require(created["token"]?.stringValue)
@@ -37,8 +38,8 @@ import Glibc
         expectError(try hub.call("POST", "/api/tokens", token: admin, json: ["name": "x", "scope": "root"]), 400, field: "scope")
     }
 
-    @Test func revokedTokenIsRejectedAtOnce() throws {
-        let hub = try HubProcess()
+    @Test(arguments: TestEngine.all) func revokedTokenIsRejectedAtOnce(engine: TestEngine) throws {
+        let hub = try HubProcess(engine: engine)
         let admin = try hub.token()
         let created = try expectJSON(try hub.call("POST", "/api/tokens", token: admin, json: ["name": "temp", "scope": "write"]), 201)
         let secret = try #require(created["token"]?.stringValue)
@@ -58,8 +59,8 @@ import Glibc
         expectError(try hub.call("GET", "/api/me", token: selfSecret), 401)
     }
 
-    @Test func readonlyUsersReadTokenReadsButDoesNotWrite() throws {
-        let hub = try HubProcess()
+    @Test(arguments: TestEngine.all) func readonlyUsersReadTokenReadsButDoesNotWrite(engine: TestEngine) throws {
+        let hub = try HubProcess(engine: engine)
         let admin = try hub.token()
         _ = try expectJSON(try hub.call("POST", "/api/users", token: admin,
                                         json: ["email": "viewer@example.com", "role": "readonly", "password": "viewer-password"]), 201)
@@ -72,8 +73,8 @@ import Glibc
         expectError(try hub.call("DELETE", "/api/tokens/1", token: viewer), 403)
     }
 
-    @Test func expiresAtInThePastIsRefused() throws {
-        let hub = try HubProcess()
+    @Test(arguments: TestEngine.all) func expiresAtInThePastIsRefused(engine: TestEngine) throws {
+        let hub = try HubProcess(engine: engine)
         let admin = try hub.token()
         let past = Time.rfc3339(Time.now() - 60)
         expectError(try hub.call("POST", "/api/tokens", token: admin, json: ["name": "old", "expires_at": .string(past)]),
@@ -82,8 +83,8 @@ import Glibc
                     400, field: "expires_at")
     }
 
-    @Test func tokenStopsWorkingOnceItExpires() throws {
-        let hub = try HubProcess()
+    @Test(arguments: TestEngine.all) func tokenStopsWorkingOnceItExpires(engine: TestEngine) throws {
+        let hub = try HubProcess(engine: engine)
         let admin = try hub.token()
         let expires = Time.now() + 2
         let created = try expectJSON(try hub.call("POST", "/api/tokens", token: admin,

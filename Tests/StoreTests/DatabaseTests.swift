@@ -4,6 +4,7 @@ import Glibc
 import Synchronization
 import Testing
 import Store
+import Core
 import TestSupport
 
 @Suite struct MigrationTests {

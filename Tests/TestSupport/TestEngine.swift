@@ -1,4 +1,5 @@
 import Store
+import Core
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CPostgres
 import CSQLite
+import Core
 
 /// One libpq connection. Statements are prepared once per connection
 /// (named `p1`, `p2`, …, cached by their SQLite-dialect text, rewritten by

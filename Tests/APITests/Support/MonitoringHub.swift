@@ -1,5 +1,6 @@
 import Core
 import Store
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -14,8 +15,8 @@ final class MonitoringHub {
     private(set) var token = ""
 
     /// `start: false` leaves time to put files in the sandbox (then `start()`).
-    init(environment: [String: String] = [:], start: Bool = true) throws {
-        hub = try HubProcess(environment: environment, start: false)
+    init(environment: [String: String] = [:], engine: TestEngine = .sqlite, start: Bool = true) throws {
+        hub = try HubProcess(environment: environment, engine: engine, start: false)
         if start { try self.start() }
     }
 
@@ -24,7 +25,8 @@ final class MonitoringHub {
         token = try hub.token()
     }
 
-    var databasePath: String { hub.sandbox.environment["PINGTXT_DATABASE_PATH"] ?? hub.sandbox.path("pingtxt.db") }
+    /// The hub's database (SQLite file or PostgreSQL schema), opened beside the running hub.
+    func openDatabase() throws -> Database { try Database(url: hub.sandbox.databaseURL, readers: 1) }
 
     func call(_ method: String, _ target: String, json: JSON? = nil) throws -> WireResponse {
         try hub.call(method, target, token: token, json: json)
@@ -68,13 +70,13 @@ final class MonitoringHub {
 
     /// The events written for a monitor, oldest first.
     func events(_ monitorID: Int64) throws -> [EventRecord] {
-        let db = try Database(path: databasePath, readers: 1)
+        let db = try openDatabase()
         return try db.read { try Events.list($0, monitorID: monitorID, afterID: 0, limit: 1000) }
     }
 
     /// The heartbeat pings stored for a monitor, newest first.
     func pings(_ monitorID: Int64) throws -> [PingRecord] {
-        let db = try Database(path: databasePath, readers: 1)
+        let db = try openDatabase()
         return try db.read { try Heartbeats.recent($0, monitorID: monitorID, limit: 100) }
     }
 

@@ -12,9 +12,12 @@ final class Sandbox {
     let dir: String
     let port: UInt16
     var environment: [String: String]
+    let engine: TestEngine
 
     /// `database`: a different database file (e.g. a backup) instead of `dir/pingtxt.db`.
-    init(environment extra: [String: String] = [:], database: String? = nil) throws {
+    /// `engine`: `.postgres` puts the hub on a fresh schema of the test
+    /// PostgreSQL server (`PINGTXT_DATABASE_URL`) instead of a SQLite file.
+    init(environment extra: [String: String] = [:], database: String? = nil, engine: TestEngine = .sqlite) throws {
         var template = Array("/tmp/pingtxt-apitest-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw HarnessError("mkdtemp failed: errno \(errno)")
@@ -27,14 +30,27 @@ final class Sandbox {
             "PINGTXT_SERVER_LISTEN": "127.0.0.1:\(port)",
             "PINGTXT_SERVER_PUBLIC_URL": "http://127.0.0.1:\(port)",
             "PINGTXT_SERVER_WORKERS": "4",
-            "PINGTXT_DATABASE_PATH": database ?? "\(dir)/pingtxt.db",
         ]
+        self.engine = engine
+        if engine == .postgres {
+            environment["PINGTXT_DATABASE_URL"] = try engine.url(in: dir)
+        } else {
+            environment["PINGTXT_DATABASE_PATH"] = database ?? "\(dir)/pingtxt.db"
+        }
         for (k, v) in extra { environment[k] = v }
     }
 
     deinit { Self.removeTree(dir) }
 
     func path(_ name: String) -> String { "\(dir)/\(name)" }
+
+    /// The hub's database, for a test to open beside it.
+    var databaseURL: DatabaseURL {
+        get throws {
+            if let url = environment["PINGTXT_DATABASE_URL"] { return try DatabaseURL(url) }
+            return DatabaseURL(sqlitePath: environment["PINGTXT_DATABASE_PATH"] ?? path("pingtxt.db"))
+        }
+    }
 
     /// Runs `pingtxt <args>` with this sandbox's environment.
     func cli(_ args: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> Subprocess.Output {

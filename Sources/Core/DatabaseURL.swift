@@ -6,6 +6,8 @@
 ///   `postgresql://`), handed to libpq as it is, so every libpq parameter
 ///   (`sslmode`, `sslrootcert`, `connect_timeout`, several hosts…) works.
 public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
+    /// The URL as written (with its password): what libpq and the config file get.
+    public let text: String
     public enum Kind: Sendable, Equatable {
         case sqlite(path: String)
         case postgres(conninfo: String)
@@ -18,11 +20,15 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         return .postgres
     }
 
-    public init(sqlitePath: String) { kind = .sqlite(path: sqlitePath) }
+    public init(sqlitePath: String) {
+        kind = .sqlite(path: sqlitePath)
+        text = "sqlite:" + sqlitePath
+    }
 
     /// Parses and checks a URL; the error says what is wrong without
     /// repeating a password.
-    public init(_ text: String) throws(StoreError) {
+    public init(_ text: String) throws(DatabaseURLError) {
+        self.text = text
         let lower = text.lowercased()
         if lower.hasPrefix("sqlite:") {
             var path = String(text.dropFirst("sqlite:".count))
@@ -30,26 +36,26 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
                 path.removeFirst(2)
                 // sqlite://host/path has no meaning for a file.
                 guard path.hasPrefix("/") else {
-                    throw StoreError.misuse("database url: use sqlite:///absolute/path or sqlite:relative/path")
+                    throw DatabaseURLError("database url: use sqlite:///absolute/path or sqlite:relative/path")
                 }
             }
             guard !path.isEmpty, !path.utf8.contains(0) else {
-                throw StoreError.misuse("database url: sqlite: needs a file path")
+                throw DatabaseURLError("database url: sqlite: needs a file path")
             }
             kind = .sqlite(path: path)
             return
         }
         guard lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") else {
-            throw StoreError.misuse("database url must start with sqlite: or postgres:// (got \(Self.scheme(of: text)))")
+            throw DatabaseURLError("database url must start with sqlite: or postgres:// (got \(Self.scheme(of: text)))")
         }
         guard !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
-            throw StoreError.misuse("database url contains a control character")
+            throw DatabaseURLError("database url contains a control character")
         }
         let rest = text[text.index(after: text.firstIndex(of: "/")!)...].dropFirst()   // after "//"
         let authority = rest.prefix { $0 != "/" && $0 != "?" }
         let host = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
         guard !host.isEmpty else {
-            throw StoreError.misuse("database url: postgres:// needs a host (postgres://user:password@host:5432/db)")
+            throw DatabaseURLError("database url: postgres:// needs a host (postgres://user:password@host:5432/db)")
         }
         kind = .postgres(conninfo: text)
     }
@@ -90,4 +96,16 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         guard let colon = text.firstIndex(of: ":") else { return "no scheme" }
         return String(text[..<colon].prefix(20)) + ":"
     }
+}
+
+/// Which engine a database runs on (`/healthz` says it).
+public enum DatabaseEngine: String, Sendable {
+    case sqlite
+    case postgres
+}
+
+/// A `[database] url` that cannot be used; the message never repeats a password.
+public struct DatabaseURLError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
 }
