@@ -85,8 +85,11 @@ public enum CheckResults {
         static let range = "SELECT * FROM check_results WHERE monitor_id = ? AND at_ms >= ? AND at_ms < ? ORDER BY at_ms"
         static let deleteBefore = "DELETE FROM check_results WHERE monitor_id = ? AND at_ms < ?"
         static let upsertRollup = """
-            INSERT OR REPLACE INTO result_rollups (monitor_id, resolution, bucket_start, up, degraded, down,
+            INSERT INTO result_rollups (monitor_id, resolution, bucket_start, up, degraded, down,
                 in_maintenance, latency_sum, latency_count, histogram) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (monitor_id, resolution, bucket_start) DO UPDATE SET up = excluded.up, degraded = excluded.degraded,
+                down = excluded.down, in_maintenance = excluded.in_maintenance, latency_sum = excluded.latency_sum,
+                latency_count = excluded.latency_count, histogram = excluded.histogram
             """
         static let rollups = """
             SELECT * FROM result_rollups WHERE monitor_id = ? AND resolution = ? AND bucket_start >= ? AND bucket_start < ?

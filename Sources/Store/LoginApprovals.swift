@@ -45,8 +45,8 @@ public struct LoginApprovalRecord: Sendable, Equatable {
 public enum LoginApprovals {
     public static func insert(_ c: Connection, _ a: LoginApprovalRecord) throws(StoreError) {
         try c.execute("""
-            INSERT INTO login_approvals (id, user_id, session_id, code, client, address, status, created_at, expires_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO login_approvals (id, user_id, session_id, code, client, address, status, created_at, expires_at, seq)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM login_approvals))
             """, [.text(a.id), .integer(a.userID), SQLValue(a.sessionID), .text(a.code), .text(a.client), .text(a.address),
                   .text(a.status), .integer(a.createdAt), .integer(a.expiresAt)])
     }
@@ -58,7 +58,7 @@ public enum LoginApprovals {
 
     /// The newest approval of a waiting session (the one its browser shows).
     public static func latest(_ c: Connection, sessionID: Int64) throws(StoreError) -> LoginApprovalRecord? {
-        try c.queryOne("SELECT * FROM login_approvals WHERE session_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
+        try c.queryOne("SELECT * FROM login_approvals WHERE session_id = ? ORDER BY created_at DESC, seq DESC LIMIT 1",
                        [.integer(sessionID)])
             .map { r throws(StoreError) in try LoginApprovalRecord(row: r) }
     }
@@ -68,7 +68,7 @@ public enum LoginApprovals {
         try c.query("""
             SELECT * FROM login_approvals
             WHERE user_id = ? AND status = 'pending' AND expires_at > ? AND session_id IS NOT NULL
-            ORDER BY created_at, rowid
+            ORDER BY created_at, seq
             """, [.integer(userID), .integer(now)])
             .map { r throws(StoreError) in try LoginApprovalRecord(row: r) }
     }

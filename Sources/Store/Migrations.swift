@@ -25,6 +25,7 @@ public enum Migrations {
         Schema0010.migration,
         Schema0011.migration,
         Schema0012.migration,
+        Schema0013.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

@@ -29,7 +29,7 @@ public enum Reminders {
         /// a first slot and records a reminder that went out.
         static let upsert = """
             INSERT INTO channel_reminders (channel_id, incident_id, next_at, sent) VALUES (?1, ?2, ?3, ?4)
-            ON CONFLICT (channel_id, incident_id) DO UPDATE SET next_at = excluded.next_at, sent = sent + excluded.sent
+            ON CONFLICT (channel_id, incident_id) DO UPDATE SET next_at = excluded.next_at, sent = channel_reminders.sent + excluded.sent
             """
         static let delete = "DELETE FROM channel_reminders WHERE channel_id = ? AND incident_id = ?"
         /// Walks the (small) reminders table with a primary-key lookup per

@@ -2,6 +2,7 @@ import Auth
 import Crypto
 import Store
 import Testing
+import TestSupport
 
 /// The decisions of approving a sign-in on the phone (SPEC §11), with a
 /// clock moved by hand: the phases, expiry at 120 s, the number check, the
@@ -118,8 +119,8 @@ import Testing
         var user: UserRecord
         let other: UserRecord
 
-        init(enabled: Bool = true, phone: Bool = true, totp: Bool = true) throws {
-            t = try TestDatabase()
+        init(_ engine: TestEngine, enabled: Bool = true, phone: Bool = true, totp: Bool = true) throws {
+            t = try TestDatabase(engine)
             service = LoginApprovalService(database: t.db, enabled: enabled, clock: clock.read)
             sessions = SessionService(database: t.db, clock: clock.read)
             let u = try t.user("ada@example.com")
@@ -156,17 +157,17 @@ import Testing
         init(_ d: String) { description = d }
     }
 
-    @Test func offeredOnlyWithTheOptionTOTPAndAPhone() throws {
-        let on = try Fixture()
+    @Test(arguments: TestEngine.all) func offeredOnlyWithTheOptionTOTPAndAPhone(engine: TestEngine) throws {
+        let on = try Fixture(engine)
         #expect(try on.service.isOffered(to: on.user))
-        for f in [try Fixture(enabled: false), try Fixture(phone: false), try Fixture(totp: false)] {
+        for f in [try Fixture(engine, enabled: false), try Fixture(engine, phone: false), try Fixture(engine, totp: false)] {
             #expect(try !f.service.isOffered(to: f.user))
             #expect(try f.start().start == .unavailable)
         }
     }
 
-    @Test func approveThenPickUpOnce() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func approveThenPickUpOnce(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         var queued: [String] = []
         let (session, started) = try f.start { queued.append($0.id) }
         let a = try f.approval(started)
@@ -201,8 +202,8 @@ import Testing
         #expect(try f.service.answer(id: a.id, userID: f.user.id, code: a.code, approve: true) == .ended)
     }
 
-    @Test func wrongNumberRefusesForGood() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func wrongNumberRefusesForGood(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let (session, started) = try f.start()
         let a = try f.approval(started)
         let wrong = a.code == "42" ? "43" : "42"
@@ -221,8 +222,8 @@ import Testing
         }
     }
 
-    @Test func expiresWithoutAnAnswer() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func expiresWithoutAnAnswer(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let (session, started) = try f.start()
         let a = try f.approval(started)
         f.clock.advance(LoginApprovalRules.lifetime)
@@ -231,8 +232,8 @@ import Testing
         guard case .expired = try f.service.pickUp(sessionID: session.id) else { Issue.record("not expired"); return }
     }
 
-    @Test func theWaitingSessionEndingEndsTheApproval() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func theWaitingSessionEndingEndsTheApproval(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let (session, started) = try f.start()
         let a = try f.approval(started)
         try f.sessions.delete(id: session.id)
@@ -240,8 +241,8 @@ import Testing
         #expect(try f.service.answer(id: a.id, userID: f.user.id, code: a.code, approve: true) == .ended)
     }
 
-    @Test func atMostFiveApprovalsPerAccountIn15Minutes() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func atMostFiveApprovalsPerAccountIn15Minutes(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         for _ in 0..<LoginApprovalRules.maxCreated {
             _ = try f.approval(try f.start().start)
             f.clock.advance(10)

@@ -2,6 +2,7 @@ import Auth
 import Store
 import Synchronization
 import Testing
+import TestSupport
 
 /// SPEC §4's token rules through the service: codes, PKCE, rotation,
 /// replay detection, scope narrowing and revocation.
@@ -18,10 +19,10 @@ import Testing
         }
     }
 
-    @Test func codeExchangeIssuesWorkingTokens() throws {
+    @Test(arguments: TestEngine.all) func codeExchangeIssuesWorkingTokens(engine: TestEngine) throws {
         // RFC 7636 Appendix B: the fixture's verifier and its S256 challenge.
         #expect(OAuthFixture.challenge == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
-        let f = try OAuthFixture()
+        let f = try OAuthFixture(engine)
         let t = try f.tokens()
         #expect(t.accessToken.hasPrefix("pma_") && t.accessToken.count == 47)
         #expect(t.refreshToken.hasPrefix("pmr_") && t.refreshToken.count == 47)
@@ -38,8 +39,8 @@ import Testing
         _ = try f.service.exchange(code: try f.code(), verifier: OAuthFixture.verifier, clientID: "pingtxt-app", redirectURI: nil)
     }
 
-    @Test func wrongVerifierClientOrRedirectIsInvalidGrant() throws {
-        let f = try OAuthFixture(extraClients: [OAuthClient(id: "other", name: "Other", redirectURIs: ["https://o.example/cb"])])
+    @Test(arguments: TestEngine.all) func wrongVerifierClientOrRedirectIsInvalidGrant(engine: TestEngine) throws {
+        let f = try OAuthFixture(engine, extraClients: [OAuthClient(id: "other", name: "Other", redirectURIs: ["https://o.example/cb"])])
         let code = try f.code()
         let wrong = String(repeating: "x", count: 43)
         #expect(oauthError { try f.service.exchange(code: code, verifier: wrong, clientID: "pingtxt-app", redirectURI: nil) }?.code == "invalid_grant")
@@ -56,8 +57,8 @@ import Testing
         _ = try f.service.exchange(code: code, verifier: OAuthFixture.verifier, clientID: "pingtxt-app", redirectURI: OAuthFixture.redirect)
     }
 
-    @Test func secondUseOfACodeFailsAndRevokesWhatItIssued() throws {
-        let f = try OAuthFixture()
+    @Test(arguments: TestEngine.all) func secondUseOfACodeFailsAndRevokesWhatItIssued(engine: TestEngine) throws {
+        let f = try OAuthFixture(engine)
         let code = try f.code()
         let t = try f.service.exchange(code: code, verifier: OAuthFixture.verifier, clientID: "pingtxt-app", redirectURI: nil)
         #expect(f.works(t.accessToken))
@@ -67,8 +68,8 @@ import Testing
         #expect(try f.service.signIns(userID: f.admin.id, afterID: nil, limit: 10).isEmpty)
     }
 
-    @Test func codeExpiresAfterSixtySeconds() throws {
-        let f = try OAuthFixture()
+    @Test(arguments: TestEngine.all) func codeExpiresAfterSixtySeconds(engine: TestEngine) throws {
+        let f = try OAuthFixture(engine)
         let fresh = try f.code()
         f.clock.advance(59)
         _ = try f.service.exchange(code: fresh, verifier: OAuthFixture.verifier, clientID: "pingtxt-app", redirectURI: nil)
@@ -77,8 +78,8 @@ import Testing
         #expect(oauthError { try f.service.exchange(code: old, verifier: OAuthFixture.verifier, clientID: "pingtxt-app", redirectURI: nil) }?.code == "invalid_grant")
     }
 
-    @Test func accessTokenLastsAnHour() throws {
-        let f = try OAuthFixture()
+    @Test(arguments: TestEngine.all) func accessTokenLastsAnHour(engine: TestEngine) throws {
+        let f = try OAuthFixture(engine)
         let t = try f.tokens()
         f.clock.advance(3599)
         #expect(f.works(t.accessToken))
@@ -86,8 +87,8 @@ import Testing
         #expect(!f.works(t.accessToken))
     }
 
-    @Test func refreshRotatesAndReplayRevokesTheWholeSignIn() throws {
-        let f = try OAuthFixture()
+    @Test(arguments: TestEngine.all) func refreshRotatesAndReplayRevokesTheWholeSignIn(engine: TestEngine) throws {
+        let f = try OAuthFixture(engine)
         let first = try f.tokens()
         let second = try f.service.refresh(token: first.refreshToken, clientID: "pingtxt-app", scope: nil)
         #expect(second.refreshToken != first.refreshToken && second.accessToken != first.accessToken)
@@ -99,8 +100,8 @@ import Testing
         #expect(oauthError { try f.service.refresh(token: second.refreshToken, clientID: "pingtxt-app", scope: nil) }?.code == "invalid_grant")
     }
 
-    @Test func refreshTokenLivesThirtyDaysFromLastUse() throws {
-        let f = try OAuthFixture()
+    @Test(arguments: TestEngine.all) func refreshTokenLivesThirtyDaysFromLastUse(engine: TestEngine) throws {
+        let f = try OAuthFixture(engine)
         var t = try f.tokens()
         for _ in 0..<3 {   // used every 29 days, it keeps working past 30 days
             f.clock.advance(29 * 86400)
@@ -110,8 +111,8 @@ import Testing
         #expect(oauthError { try f.service.refresh(token: t.refreshToken, clientID: "pingtxt-app", scope: nil) }?.code == "invalid_grant")
     }
 
-    @Test func concurrentRefreshesWithOneTokenSucceedAtMostOnce() throws {
-        let f = try OAuthFixture()
+    @Test(arguments: TestEngine.all) func concurrentRefreshesWithOneTokenSucceedAtMostOnce(engine: TestEngine) throws {
+        let f = try OAuthFixture(engine)
         for _ in 0..<10 {
             let t = try f.tokens()
             let successes = Atomic<Int>(0)
@@ -127,9 +128,9 @@ import Testing
     /// The same race between two separate database handles on one file (as
     /// two processes would be): SQLite's locking plus the compare-and-set
     /// still let at most one through.
-    @Test func concurrentRefreshesAcrossTwoConnectionsSucceedAtMostOnce() throws {
-        let f = try OAuthFixture()
-        let second = try Database(path: f.dir + "/hub.db")
+    @Test(arguments: TestEngine.all) func concurrentRefreshesAcrossTwoConnectionsSucceedAtMostOnce(engine: TestEngine) throws {
+        let f = try OAuthFixture(engine)
+        let second = try Database(url: f.database.url)
         defer { second.close() }
         let clock = f.clock
         let services = [f.service, OAuthService(database: second, clock: { clock.now })]
@@ -145,8 +146,8 @@ import Testing
         }
     }
 
-    @Test func scopeNarrowsButNeverWidens() throws {
-        let f = try OAuthFixture()
+    @Test(arguments: TestEngine.all) func scopeNarrowsButNeverWidens(engine: TestEngine) throws {
+        let f = try OAuthFixture(engine)
         let t = try f.tokens(scope: .write)
         let narrow = try f.service.refresh(token: t.refreshToken, clientID: "pingtxt-app", scope: "read")
         #expect(narrow.scope == .read)
@@ -161,8 +162,8 @@ import Testing
         #expect(oauthError { try f.service.refresh(token: readOnly.refreshToken, clientID: "pingtxt-app", scope: "read write") }?.code == "invalid_scope")
     }
 
-    @Test func readonlyUserAlwaysGetsRead() throws {
-        let f = try OAuthFixture()
+    @Test(arguments: TestEngine.all) func readonlyUserAlwaysGetsRead(engine: TestEngine) throws {
+        let f = try OAuthFixture(engine)
         let t = try f.tokens(for: f.viewer, scope: .write)
         #expect(t.scope == .read)
         #expect(try f.authenticator.authenticate(bearer: t.accessToken).scope == .read)
@@ -170,8 +171,8 @@ import Testing
         #expect(try f.service.signIns(userID: f.viewer.id, afterID: nil, limit: 10).first?.signIn.scope == "read")
     }
 
-    @Test func revokingEitherTokenEndsTheSignIn() throws {
-        let f = try OAuthFixture()
+    @Test(arguments: TestEngine.all) func revokingEitherTokenEndsTheSignIn(engine: TestEngine) throws {
+        let f = try OAuthFixture(engine)
         let a = try f.tokens()
         try f.service.revoke(token: a.accessToken)
         #expect(!f.works(a.accessToken))
@@ -186,8 +187,8 @@ import Testing
         try f.service.revoke(token: "pmk_" + String(repeating: "A", count: 43))
     }
 
-    @Test func connectedAppsAreListedAndRevokedByOwnerOrAdmin() throws {
-        let f = try OAuthFixture()
+    @Test(arguments: TestEngine.all) func connectedAppsAreListedAndRevokedByOwnerOrAdmin(engine: TestEngine) throws {
+        let f = try OAuthFixture(engine)
         _ = try f.tokens(for: f.admin)
         let viewerTokens = try f.tokens(for: f.viewer)
         let mine = try f.service.signIns(userID: f.viewer.id, afterID: nil, limit: 10)
@@ -201,16 +202,16 @@ import Testing
         #expect(try f.service.signIns(userID: nil, afterID: nil, limit: 10).count == 1)
     }
 
-    @Test func anUnexchangedCodeIsNotAConnectedApp() throws {
-        let f = try OAuthFixture()
+    @Test(arguments: TestEngine.all) func anUnexchangedCodeIsNotAConnectedApp(engine: TestEngine) throws {
+        let f = try OAuthFixture(engine)
         _ = try f.code()
         #expect(try f.service.signIns(userID: nil, afterID: nil, limit: 10).isEmpty)
         _ = try f.tokens()
         #expect(try f.service.signIns(userID: nil, afterID: nil, limit: 10).count == 1)
     }
 
-    @Test func lastUsedIsRecordedAtMostOnceAMinute() throws {
-        let f = try OAuthFixture()
+    @Test(arguments: TestEngine.all) func lastUsedIsRecordedAtMostOnceAMinute(engine: TestEngine) throws {
+        let f = try OAuthFixture(engine)
         let t = try f.tokens()
         let start = try #require(f.service.signIns(userID: nil, afterID: nil, limit: 1).first?.signIn.lastUsedAt)
         f.clock.advance(10)

@@ -4,6 +4,7 @@ import Glibc
 import Auth
 import Crypto
 import Store
+import TestSupport
 import Synchronization
 
 /// A hub database in a fresh temporary directory, an admin and a readonly
@@ -17,11 +18,11 @@ final class OAuthFixture: Sendable {
     let admin: UserRecord
     let viewer: UserRecord
 
-    init(extraClients: [OAuthClient] = []) throws {
+    init(_ engine: TestEngine, extraClients: [OAuthClient] = []) throws {
         var template = Array("/tmp/pingtxt-oauth-XXXXXX".utf8CString)
         let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         dir = String(cString: p!)
-        database = try Database(path: dir + "/hub.db")
+        database = try engine.open(in: dir, readers: 4)
         let clock = self.clock
         service = OAuthService(database: database, clients: OAuthClients(extra: extraClients), clock: { clock.now })
         authenticator = Authenticator(database: database, clock: { clock.now })

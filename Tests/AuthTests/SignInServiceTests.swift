@@ -3,6 +3,7 @@ import Crypto
 import Store
 import Synchronization
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,11 +21,11 @@ final class TestClock: Sendable {
 final class TestDatabase {
     let dir: String
     let db: Database
-    init() throws {
+    init(_ engine: TestEngine) throws {
         var template = Array("/tmp/pingtxt-auth-XXXXXX".utf8CString)
         let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         dir = String(cString: p!)
-        db = try Database(path: dir + "/hub.db", readers: 2)
+        db = try engine.open(in: dir, readers: 4)
     }
     deinit {
         db.close()
@@ -84,8 +85,8 @@ final class TestDatabase {
 }
 
 @Suite struct SessionServiceTests {
-    @Test func idleAndAbsoluteExpiry() throws {
-        let t = try TestDatabase()
+    @Test(arguments: TestEngine.all) func idleAndAbsoluteExpiry(engine: TestEngine) throws {
+        let t = try TestDatabase(engine)
         let u = try t.user()
         let clock = TestClock(1_000_000)
         let sessions = SessionService(database: t.db, clock: clock.read)
@@ -108,8 +109,8 @@ final class TestDatabase {
         #expect(sessions.find(cookieValue: second.token) == nil)
     }
 
-    @Test func activateRotatesAndDeleteAllKeepsOne() throws {
-        let t = try TestDatabase()
+    @Test(arguments: TestEngine.all) func activateRotatesAndDeleteAllKeepsOne(engine: TestEngine) throws {
+        let t = try TestDatabase(engine)
         let u = try t.user()
         let clock = TestClock(5_000)
         let sessions = SessionService(database: t.db, clock: clock.read)
@@ -130,8 +131,8 @@ final class TestDatabase {
 }
 
 @Suite struct TwoFactorServiceTests {
-    @Test func enrolConfirmStepReuseAndRecoveryCodes() throws {
-        let t = try TestDatabase()
+    @Test(arguments: TestEngine.all) func enrolConfirmStepReuseAndRecoveryCodes(engine: TestEngine) throws {
+        let t = try TestDatabase(engine)
         let u = try t.user()
         let clock = TestClock(1_700_000_000)
         let twoFactor = TwoFactorService(database: t.db, issuer: "pingtxt hub", clock: clock.read)

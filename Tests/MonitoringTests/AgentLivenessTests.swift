@@ -3,6 +3,7 @@ import Monitoring
 import Store
 import Synchronization
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,10 +32,10 @@ import Glibc
         let sink = RecordingSink()
         let service: MonitoringService
 
-        init(pollInterval: Int64 = 10) throws {
+        init(_ engine: TestEngine, pollInterval: Int64 = 10) throws {
             var template = Array("/tmp/pingtxt-agenttest-XXXXXX".utf8CString)
             dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-            db = try Database(path: "\(dir)/hub.db")
+            db = try engine.open(in: dir, readers: 4)
             var settings = MonitoringSettings()
             settings.agentPollInterval = pollInterval
             let clock = self.clock
@@ -126,8 +127,8 @@ import Glibc
         #expect(roster.onlineViews().countedSince.isEmpty)
     }
 
-    @Test func quorumCountsOnlyOnlineLocations() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func quorumCountsOnlyOnlineLocations(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let eu = try f.agent("eu"), us = try f.agent("us")
         let id = try f.monitor(locations: ["eu", "us"], confirm: 2)
         try f.report(eu, id, .up)
@@ -162,8 +163,8 @@ import Glibc
         #expect(row.status == "online" && row.version == "1.0" && row.address == "10.0.0.1")
     }
 
-    @Test func anOfflineAgentsViewIsForgottenUntilItReportsAgain() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func anOfflineAgentsViewIsForgottenUntilItReportsAgain(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let eu = try f.agent("eu"), us = try f.agent("us")
         let id = try f.monitor(locations: ["eu", "us"], confirm: 1)
         try f.report(us, id, .up)
@@ -201,8 +202,8 @@ import Glibc
         #expect(afterEU.locations["eu"]?.consecutiveFailures == 1 && afterEU.status == .up)
     }
 
-    @Test func livenessEventsAreWrittenOnceWithTheStatus() throws {
-        let f = try Fixture(pollInterval: 2)
+    @Test(arguments: TestEngine.all) func livenessEventsAreWrittenOnceWithTheStatus(engine: TestEngine) throws {
+        let f = try Fixture(engine, pollInterval: 2)
         let eu = try f.agent("eu")
         try f.flush()
         #expect(try f.db.read { try Agents.find($0, id: eu.id) }?.status == "online")
@@ -224,8 +225,8 @@ import Glibc
         #expect(try f.db.read { try Agents.find($0, id: eu.id) }?.status == "online")
     }
 
-    @Test func uploadsAreIdempotentAndOnlyForAssignedMonitors() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func uploadsAreIdempotentAndOnlyForAssignedMonitors(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let eu = try f.agent("eu")
         let mine = try f.monitor(locations: ["eu"], confirm: 1)
         let other = try f.monitor(locations: ["hub"], confirm: 1)
@@ -250,8 +251,8 @@ import Glibc
         #expect(f.agents.monitorsDocument(for: eu).etag != etag)
     }
 
-    @Test func checkNowAsksOnlineAgentsThroughTheirPollAndNamesTheMissing() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func checkNowAsksOnlineAgentsThroughTheirPollAndNamesTheMissing(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let eu = try f.agent("eu"), us = try f.agent("us")
         let id = try f.monitor(locations: ["eu", "us"], confirm: 1)
         let delivered = Mutex<[CheckRequest]>([])

@@ -2,6 +2,7 @@ import Core
 import Monitoring
 import Store
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,14 +11,14 @@ import Glibc
 /// before the roll-up horizon's day, hourly roll-ups up to the horizon, raw
 /// results after it, each check counted once, maintenance excluded.
 @Suite struct DailyUptimeTests {
-    @Test func combinesDailyHourlyAndRawHistoryWithoutCountingTwice() throws {
+    @Test(arguments: TestEngine.all) func combinesDailyHourlyAndRawHistoryWithoutCountingTwice(engine: TestEngine) throws {
         var template = Array("/tmp/pingtxt-daily-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
         defer {
             for f in ["hub.db", "hub.db-wal", "hub.db-shm"] { unlink("\(dir)/\(f)") }
             rmdir(dir)
         }
-        let db = try Database(path: "\(dir)/hub.db")
+        let db = try engine.open(in: dir, readers: 4)
         defer { db.close() }
         let service = MonitoringService(database: db, settings: MonitoringSettings())
         defer { service.stop() }

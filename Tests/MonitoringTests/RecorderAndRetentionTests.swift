@@ -2,6 +2,7 @@ import Core
 import Monitoring
 import Store
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,10 +17,10 @@ import Glibc
         let calendar: MaintenanceCalendar
         let recorder: ResultRecorder
 
-        init() throws {
+        init(_ engine: TestEngine) throws {
             var template = Array("/tmp/pingtxt-montest-XXXXXX".utf8CString)
             dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-            db = try Database(path: "\(dir)/hub.db")
+            db = try engine.open(in: dir, readers: 4)
             calendar = MaintenanceCalendar(database: db)
             recorder = ResultRecorder(hubLocation: "hub", calendar: calendar)
         }
@@ -49,8 +50,8 @@ import Glibc
         }
     }
 
-    @Test func downAndUpWriteIncidentTimelineAndEvents() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func downAndUpWriteIncidentTimelineAndEvents(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.monitor()
         #expect(try f.apply(id, at: 2_000, .up)?.status == "up")
         #expect(try f.events(id).isEmpty) // first result after pending: nothing sent
@@ -70,8 +71,8 @@ import Glibc
         #expect(try f.db.read { try CheckResults.range($0, monitorID: id, fromMs: 0, toMs: 10_000_000) }.count == 3)
     }
 
-    @Test func maintenanceSuppressesEventsButRecordsEverything() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func maintenanceSuppressesEventsButRecordsEverything(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.monitor()
         _ = try f.db.write { c in
             try MaintenanceWindows.insert(c, MaintenanceRecord(title: "deploy", monitorIDs: "[\(id)]", startsAt: 2_050,
@@ -87,8 +88,8 @@ import Glibc
         #expect(results.map(\.inMaintenance) == [false, true])
     }
 
-    @Test func pauseClosesIncidentsAndIgnoresResults() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func pauseClosesIncidentsAndIgnoresResults(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.monitor()
         _ = try f.apply(id, at: 2_000, .down, error: "refused")
         let paused = try f.db.write { try f.recorder.apply(.pause(at: 2_010), monitorID: id, on: $0) }
@@ -99,8 +100,8 @@ import Glibc
         #expect(resumed?.status == "pending" && resumed?.paused == false)
     }
 
-    @Test func retentionRollsUpThenPrunesRawResults() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func retentionRollsUpThenPrunesRawResults(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.monitor()
         let day: Int64 = 86_400
         let now: Int64 = 100 * day + 7_200

@@ -38,10 +38,10 @@ import Glibc
         let worker: DeliveryWorker
         let channel: Channel
 
-        init() throws {
+        init(_ store: TestEngine) throws {
             var template = Array("/tmp/pingtxt-delivery-XXXXXX".utf8CString)
             dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-            db = try Database(path: "\(dir)/hub.db")
+            db = try store.open(in: dir, readers: 4)
             receiver = try RecordingHTTPReceiver()
             let clock = self.clock
             worker = DeliveryWorker(database: db, transports: [HTTPTransport(engine: engine, timeoutMillis: 3_000)], claimSeconds: 60, clock: { clock.now })
@@ -74,8 +74,8 @@ import Glibc
         func advance(_ s: Int64) { clock.t.add(s, ordering: .relaxed) }
     }
 
-    @Test func sendsRetriesHonouringRetryAfterThenSucceedsOnce() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func sendsRetriesHonouringRetryAfterThenSucceedsOnce(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.enqueue()
         f.receiver.setStatus(503, retryAfter: "120")
         #expect(try f.worker.deliverDue(waitForResults: true) == 1)
@@ -98,16 +98,16 @@ import Glibc
         #expect(d.sent == 1 && d.pending == 0 && d.lastSentAt == 10_120)
     }
 
-    @Test func permanentErrorFails() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func permanentErrorFails(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.enqueue()
         f.receiver.setStatus(404)
         #expect(try f.worker.deliverDue(waitForResults: true) == 1)
         #expect(try f.row(id).status == "failed" && f.row(id).lastError == "HTTP 404: recorded")
     }
 
-    @Test func networkErrorRetriesAndExpiredClaimIsResent() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func networkErrorRetriesAndExpiredClaimIsResent(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.enqueue()
         // A crash after claiming: the row stays in `sending` until the claim expires.
         _ = try f.db.write { c in try Outbox.claim(c, now: 10_000, claimUntil: 10_060, limit: 10) }
@@ -124,8 +124,8 @@ import Glibc
         #expect(r.status == "pending" && r.lastError != nil)
     }
 
-    @Test func threadDeliversWhenWoken() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func threadDeliversWhenWoken(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         f.worker.start()
         defer { f.worker.stop() }
         let id = try f.enqueue()

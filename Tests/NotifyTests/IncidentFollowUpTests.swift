@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import Core
 import Monitoring
 @testable import Notify
@@ -24,8 +25,8 @@ import Store
         try #require(try f.db.read { try PushSettings.read($0)?.hubID })
     }
 
-    @Test func pausingADownMonitorResolvesItsAlert() throws {
-        let f = try OutboxSinkTests.Fixture()
+    @Test(arguments: TestEngine.all) func pausingADownMonitorResolvesItsAlert(engine: TestEngine) throws {
+        let f = try OutboxSinkTests.Fixture(engine)
         let id = try f.monitor()
         let pd = try f.channel("pagerduty", events: #"["monitor_down","monitor_up"]"#, config: Self.key)
         let slack = try f.channel("slack", events: #"["monitor_down","monitor_up"]"#, config: #"{"webhook_url":"https://hooks.example/x"}"#)
@@ -38,8 +39,8 @@ import Store
         #expect(try f.outbox(slack).count == 1, "chat channels hear nothing of a pause")
     }
 
-    @Test func aDegradedIncidentThatTurnsDownIsResolvedAndTheUpIsSentOnce() throws {
-        let f = try OutboxSinkTests.Fixture()
+    @Test(arguments: TestEngine.all) func aDegradedIncidentThatTurnsDownIsResolvedAndTheUpIsSentOnce(engine: TestEngine) throws {
+        let f = try OutboxSinkTests.Fixture(engine)
         let id = try f.monitor(degradedAfterMs: 1_000)
         let pd = try f.channel("pagerduty", events: #"["monitor_degraded","monitor_down","monitor_up"]"#, config: Self.key)
         try f.apply(id, at: 1_764_410_460, .up)
@@ -56,8 +57,8 @@ import Store
         #expect(rows == ["trigger \(degraded)", "trigger \(down)", "resolve \(degraded)", "resolve \(down)"], "\(rows)")
     }
 
-    @Test func aChannelWithoutMonitorUpStillResolves() throws {
-        let f = try OutboxSinkTests.Fixture()
+    @Test(arguments: TestEngine.all) func aChannelWithoutMonitorUpStillResolves(engine: TestEngine) throws {
+        let f = try OutboxSinkTests.Fixture(engine)
         let id = try f.monitor()
         let pd = try f.channel("pagerduty", events: #"["monitor_down"]"#, config: Self.key)
         let never = try f.channel("opsgenie", events: #"["monitor_up"]"#, config: #"{"api_key":"k"}"#)
@@ -68,8 +69,8 @@ import Store
         #expect(try f.outbox(never).count == 1, "an up that was never preceded by its alert is sent as routed, nothing more")
     }
 
-    @Test func onlyAlertedPagingChannelsGetAnAcknowledgeRow() throws {
-        let f = try OutboxSinkTests.Fixture()
+    @Test(arguments: TestEngine.all) func onlyAlertedPagingChannelsGetAnAcknowledgeRow(engine: TestEngine) throws {
+        let f = try OutboxSinkTests.Fixture(engine)
         let id = try f.monitor()
         let events = #"["monitor_down","monitor_up"]"#
         let pd = try f.channel("pagerduty", events: events, config: #"{"routing_key":"0123456789abcdef0123456789abcdef"}"#)

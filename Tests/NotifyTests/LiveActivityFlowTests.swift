@@ -12,8 +12,8 @@ import Glibc
 /// service → outbox → fake relay): start to the push-to-start token, update
 /// to the activity's token once the phone reports it, end when all is up.
 @Suite(.serialized) struct LiveActivityFlowTests {
-    @Test func startUpdateEnd() throws {
-        let f = try PushDeliveryTests.Fixture()
+    @Test(arguments: TestEngine.all) func startUpdateEnd(engine: TestEngine) throws {
+        let f = try PushDeliveryTests.Fixture(engine)
         try f.enablePush()
         _ = try f.channel()
         let phone = try f.enroll("tok-alerts", startToken: "tok-start")

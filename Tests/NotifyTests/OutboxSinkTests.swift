@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import Core
 import Monitoring
 import Notify
@@ -16,10 +17,10 @@ import Glibc
         let notifier = Notifier()
         let recorder: ResultRecorder
 
-        init() throws {
+        init(_ engine: TestEngine) throws {
             var template = Array("/tmp/pingtxt-notifytest-XXXXXX".utf8CString)
             dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-            db = try Database(path: "\(dir)/hub.db")
+            db = try engine.open(in: dir, readers: 4)
             calendar = MaintenanceCalendar(database: db)
             recorder = ResultRecorder(hubLocation: "hub", calendar: calendar, sink: notifier)
         }
@@ -58,8 +59,8 @@ import Glibc
         func outbox(_ channel: Int64) throws -> [OutboxRecord] { try db.read { try Outbox.forChannel($0, channelID: channel) } }
     }
 
-    @Test func downAndUpQueueSignedRequestsForMatchingChannels() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func downAndUpQueueSignedRequestsForMatchingChannels(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.monitor()
         let hook = try f.channel("webhook", events: #"["monitor_down","monitor_up"]"#,
                                  config: #"{"url":"http://127.0.0.1:9/hook","secret":"k"}"#)
@@ -91,8 +92,8 @@ import Glibc
     }
 
     /// SPEC §6: "`degraded` that recovers sends `monitor_up` too".
-    @Test func degradedThatRecoversSendsMonitorUp() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func degradedThatRecoversSendsMonitorUp(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.monitor(degradedAfterMs: 1_000)
         let hook = try f.channel("webhook", events: #"["monitor_degraded","monitor_up"]"#, config: #"{"url":"http://127.0.0.1:9/h"}"#)
         try f.apply(id, at: 1_764_410_460, .up)
@@ -105,8 +106,8 @@ import Glibc
         #expect(bodies.last?.contains("up again after 3 min") == true)
     }
 
-    @Test func maintenanceQueuesNothing() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func maintenanceQueuesNothing(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.monitor()
         let hook = try f.channel("webhook", events: #"["monitor_down","monitor_up"]"#, config: #"{"url":"http://127.0.0.1:9/h"}"#)
         _ = try f.db.write { c in
@@ -122,8 +123,8 @@ import Glibc
 
     /// An event without a monitor is about an agent: the notification names
     /// it (its location), and says since when it was silent / away.
-    @Test func agentEventsNameTheAgent() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func agentEventsNameTheAgent(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let ch = try f.channel("webhook", events: "[\"agent_offline\",\"agent_online\"]", config: "{\"url\":\"http://127.0.0.1:9/h\"}")
         let agent = try f.db.write { c in try Agents.insert(c, name: "eu-west", tokenHash: [1, 2, 3], now: 1_000) }
         try f.db.write { c in

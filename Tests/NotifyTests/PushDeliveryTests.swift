@@ -20,10 +20,10 @@ import Glibc
         var signIn: Int64 = 0
         var user: Int64 = 0
 
-        init() throws {
+        init(_ engine: TestEngine) throws {
             var template = Array("/tmp/pingtxt-push-XXXXXX".utf8CString)
             dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-            db = try Database(path: "\(dir)/hub.db")
+            db = try engine.open(in: dir, readers: 4)
             relay = try FakePushRelay()
             notify = NotifyService(database: db, hubName: "Ops hub", publicURL: "https://hub.example")
             try notify.start()
@@ -74,8 +74,8 @@ import Glibc
         func row(_ id: Int64) throws -> OutboxRecord { try db.read { try Outbox.find($0, id: id)! } }
     }
 
-    @Test func registersWhenTurnedOnAndAgainWhenTheRelayChanges() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func registersWhenTurnedOnAndAgainWhenTheRelayChanges(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let off = f.notify.push.settings
         #expect(!off.enabled && !off.registered && off.relayURL == "https://push.pingtxt.com" && off.hubID.count == 32)
         try f.enablePush()
@@ -101,8 +101,8 @@ import Glibc
         #expect(try f.db.read { c in try PushSettings.read(c)?.hubID } == off.hubID)
     }
 
-    @Test func aTestReachesEveryPhoneOfTheChannelsUsers() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func aTestReachesEveryPhoneOfTheChannelsUsers(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         try f.enablePush()
         try f.enroll("tok-a")
         try f.enroll("tok-b")
@@ -118,8 +118,8 @@ import Glibc
         #expect(try f.notify.sendTest(try f.channel(users: #"["bob@example.com"]"#)).isEmpty)
     }
 
-    @Test func invalidTokenRemovesThePhone() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func invalidTokenRemovesThePhone(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         try f.enablePush()
         let dead = try f.enroll("tok-dead")
         try f.enroll("tok-live")
@@ -130,8 +130,8 @@ import Glibc
         #expect(try f.eventually { try ids.map { try f.row($0).status }.sorted() == ["failed", "sent"] })
     }
 
-    @Test func unauthorizedRegistersAgainOnceThenSends() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func unauthorizedRegistersAgainOnceThenSends(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         try f.enablePush()
         try f.enroll("tok-a")
         f.relay.forgetKeys()
@@ -142,8 +142,8 @@ import Glibc
         #expect(try f.eventually { try f.row(ids[0]).status == "sent" })
     }
 
-    @Test func batchesHoldAtMost500Messages() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func batchesHoldAtMost500Messages(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         try f.enablePush()
         try f.db.write { c in
             for i in 0..<501 {
@@ -159,8 +159,8 @@ import Glibc
         #expect(Set(f.relay.delivered.map(\.id)).count == 501)
     }
 
-    @Test func pushOffQueuesNothing() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func pushOffQueuesNothing(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         try f.enroll("tok-a")
         #expect(try f.notify.sendTest(try f.channel()).isEmpty)
     }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import Core
 import Monitoring
 import Notify
@@ -24,10 +25,10 @@ import Glibc
         let wakes = WakeCounter()
         let job: ReminderJob
 
-        init(outboxRetentionDays: Int64 = 7) throws {
+        init(_ engine: TestEngine, outboxRetentionDays: Int64 = 7) throws {
             var template = Array("/tmp/pingtxt-reminders-XXXXXX".utf8CString)
             dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-            db = try Database(path: "\(dir)/hub.db")
+            db = try engine.open(in: dir, readers: 4)
             calendar = MaintenanceCalendar(database: db)
             recorder = ResultRecorder(hubLocation: "hub", calendar: calendar, sink: notifier)
             let (clock, wakes, calendar) = (clock, wakes, self.calendar)
@@ -102,8 +103,8 @@ import Glibc
         }
     }
 
-    @Test func firstReminderAtOpenedPlusNThenEveryN() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func firstReminderAtOpenedPlusNThenEveryN(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.monitor()
         let hook = try f.channel(reminder: 5)
         try f.goDown(id)
@@ -132,8 +133,8 @@ import Glibc
         #expect(slot == [ReminderRecord(channelID: hook, incidentID: incident.id, nextAt: Self.t0 + 1_200, sent: 3)])
     }
 
-    @Test func acknowledgedOrClosedIncidentsGetNoMore() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func acknowledgedOrClosedIncidentsGetNoMore(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let a = try f.monitor("A"), b = try f.monitor("B")
         let hook = try f.channel(reminder: 5)
         try f.goDown(a)
@@ -148,8 +149,8 @@ import Glibc
         #expect(try f.reminders(hook).count == 2)
     }
 
-    @Test func nothingWhileQuietAndTheSlotMovesOn() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func nothingWhileQuietAndTheSlotMovesOn(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.monitor()
         let hook = try f.channel(reminder: 5)
         try f.goDown(id)
@@ -167,8 +168,8 @@ import Glibc
         #expect(try f.reminders(hook).map(\.createdAt) == [Self.t0 + 900])
     }
 
-    @Test func channelsWithoutRemindersOrNotRoutedGetNone() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func channelsWithoutRemindersOrNotRoutedGetNone(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.monitor()
         let off = try f.channel(reminder: 0)
         let upOnly = try f.channel(events: #"["monitor_up"]"#, reminder: 5)
@@ -187,8 +188,8 @@ import Glibc
         #expect(try f.db.read { try Reminders.all($0) }.isEmpty)
     }
 
-    @Test func noBurstAfterALongGap() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func noBurstAfterALongGap(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.monitor()
         let hook = try f.channel(reminder: 5)
         try f.goDown(id)
@@ -201,8 +202,8 @@ import Glibc
         #expect(try f.reminders(hook).count == 3)
     }
 
-    @Test func aFirstPassLongAfterTheAlertSendsOne() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func aFirstPassLongAfterTheAlertSendsOne(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.monitor()
         let hook = try f.channel(reminder: 5)
         try f.goDown(id)
@@ -213,8 +214,8 @@ import Glibc
         #expect(try f.reminders(hook).count == 2)
     }
 
-    @Test func aChangedIntervalTakesEffectAtTheNextSlot() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func aChangedIntervalTakesEffectAtTheNextSlot(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.monitor()
         let hook = try f.channel(reminder: 5)
         try f.goDown(id)
@@ -226,8 +227,8 @@ import Glibc
         #expect(try f.reminders(hook).map(\.createdAt) == [Self.t0 + 300, Self.t0 + 600, Self.t0 + 660])
     }
 
-    @Test func aDeletedChannelLosesItsSlots() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func aDeletedChannelLosesItsSlots(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.monitor()
         let hook = try f.channel(reminder: 5)
         let other = try f.channel(reminder: 5)
@@ -242,8 +243,8 @@ import Glibc
         #expect(try f.reminders(other).count == 2)
     }
 
-    @Test func degradedRemindsWithItsOwnEvent() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func degradedRemindsWithItsOwnEvent(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         let id = try f.monitor(degradedAfterMs: 1_000)
         let hook = try f.channel(events: #"["monitor_degraded"]"#, reminder: 1)
         try f.apply(id, at: Self.t0 - 60, .up)
@@ -255,8 +256,8 @@ import Glibc
         #expect(body["title"]?.stringValue?.contains("Reminder: API is degraded") == true)
     }
 
-    @Test func settledOutboxRowsArePrunedHourly() throws {
-        let f = try Fixture(outboxRetentionDays: 7)
+    @Test(arguments: TestEngine.all) func settledOutboxRowsArePrunedHourly(engine: TestEngine) throws {
+        let f = try Fixture(engine, outboxRetentionDays: 7)
         let hook = try f.channel(reminder: 0)
         let day: Int64 = 86_400
         let now = Self.t0
@@ -289,8 +290,8 @@ import Glibc
     }
 
     /// `stop` wakes the thread out of its 15 s wait and joins it.
-    @Test func threadStartsAndStops() throws {
-        let f = try Fixture()
+    @Test(arguments: TestEngine.all) func threadStartsAndStops(engine: TestEngine) throws {
+        let f = try Fixture(engine)
         f.job.start()
         f.job.stop()
     }
