@@ -74,7 +74,7 @@ struct ChannelRoutes {
 
     /// A full channel from a POST body, or a PATCH merged over `existing`.
     static func parse(_ f: JSONFields, existing: ChannelRecord?) throws -> ChannelRecord {
-        let oldConfig = existing.flatMap { (try? JSON.parse($0.config))?.objectValue } ?? JSONObject()
+        let oldConfig = existing?.config ?? JSONObject()
         let name = try f.string("name") ?? existing?.name
         guard let name, !name.isEmpty, TextLimit.fits(name, characters: 100) else {
             throw JSONFieldError(field: "name", message: "name must be 1 to \(TextLimit.describe(characters: 100)).")
@@ -85,19 +85,22 @@ struct ChannelRoutes {
                                  + ChannelType.allCases.map(\.rawValue).joined(separator: ", ") + ".")
         }
         let enabled = try f.bool("enabled") ?? existing?.enabled ?? true
-        var events: [String]
+        var events: [EventKind]
         if let given = try f.stringArray("events") {
-            for (i, e) in given.enumerated() where EventKind(rawValue: e) == nil {
-                throw JSONFieldError(field: "events[\(i)]", message: "events[\(i)] must be one of "
-                                     + EventKind.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+            events = []
+            for (i, e) in given.enumerated() {
+                guard let kind = EventKind(rawValue: e) else {
+                    throw JSONFieldError(field: "events[\(i)]", message: "events[\(i)] must be one of "
+                                         + EventKind.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+                }
+                events.append(kind)
             }
-            events = given
         } else if let existing {
-            events = ((try? JSON.parse(existing.events))?.arrayValue ?? []).compactMap(\.stringValue)
+            events = existing.events
         } else {
-            events = [EventKind.monitorDown.rawValue, EventKind.monitorUp.rawValue]
+            events = [.monitorDown, .monitorUp]
         }
-        var seen = Set<String>()
+        var seen = Set<EventKind>()
         events = events.filter { seen.insert($0).inserted }
         var monitors: [Int64]
         switch f.object["monitor_ids"] {
@@ -110,7 +113,7 @@ struct ChannelRoutes {
                 monitors.append(n)
             }
         case nil, .null?:
-            monitors = existing.map { ((try? JSON.parse($0.monitorIDs))?.arrayValue ?? []).compactMap(\.intValue) } ?? []
+            monitors = existing?.monitorIDs ?? []
         default:
             throw JSONFieldError(field: "monitor_ids", message: "monitor_ids must be an array of monitor ids.")
         }
@@ -129,8 +132,7 @@ struct ChannelRoutes {
         }
         _ = try Channel(id: 0, name: name, type: type, enabled: enabled, events: [], monitorIDs: [], reminderMinutes: reminder,
                         config: config)
-        return ChannelRecord(name: name, type: type.rawValue, enabled: enabled, events: JSON.array(events.map { .string($0) }).text,
-                             monitorIDs: JSON.array(monitors.map { .int($0) }).text, reminderMinutes: reminder,
-                             config: JSON.object(config).text)
+        return ChannelRecord(name: name, type: type.rawValue, enabled: enabled, events: events, monitorIDs: monitors,
+                             reminderMinutes: reminder, config: config)
     }
 }
