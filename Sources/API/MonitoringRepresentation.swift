@@ -62,7 +62,7 @@ enum MonitoringRepresentation {
     static func incident(_ i: IncidentRecord, timeline: [TimelineEntry]?) -> JSON {
         var o = JSONObject([
             ("id", .int(i.id)), ("monitor_id", .int(i.monitorID)), ("kind", .string(i.kind)), ("status", .string(i.status)),
-            ("cause", .string(i.cause)), ("locations", (try? JSON.parse(i.locations)) ?? .array([])),
+            ("cause", .string(i.cause)), ("locations", .array(i.locations.map { .string($0) })),
             ("opened_at", .time(i.openedAt)), ("closed_at", .time(i.closedAt)),
             ("acknowledged_at", .time(i.acknowledgedAt)), ("acknowledged_by", .from(i.acknowledgedBy)),
         ])
@@ -76,7 +76,7 @@ enum MonitoringRepresentation {
 
     static func maintenance(_ w: MaintenanceRecord, now: Int64) -> JSON {
         .object(JSONObject([
-            ("id", .int(w.id)), ("title", .string(w.title)), ("monitor_ids", (try? JSON.parse(w.monitorIDs)) ?? .array([])),
+            ("id", .int(w.id)), ("title", .string(w.title)), ("monitor_ids", .array(w.monitorIDs.map { .int($0) })),
             ("starts_at", .time(w.startsAt)), ("ends_at", .time(w.endsAt)), ("created_by", .from(w.createdBy)),
             ("active", .bool(w.startsAt <= now && now < w.endsAt)), ("created_at", .time(w.createdAt)),
         ]))

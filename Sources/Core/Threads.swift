@@ -21,8 +21,8 @@ public struct ThreadHandle: Sendable {
     }
 }
 
-private final class ThreadBox: @unchecked Sendable {
-    // Written once before the thread starts, read once on it.
+/// Immutable and made of Sendable parts, so the compiler checks it.
+private final class ThreadBox: Sendable {
     let name: String
     let body: @Sendable () -> Void
     init(name: String, body: @escaping @Sendable () -> Void) {

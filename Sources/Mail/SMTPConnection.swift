@@ -12,10 +12,10 @@ struct SMTPReply {
     let code: Int
     let lines: [String]
     var isTemporary: Bool { code >= 400 && code < 500 }
-    /// `code text` with the lines joined, capped for error messages.
+    /// `code text` with the lines joined, capped for error messages (500
+    /// characters and the ellipsis).
     var summary: String {
-        let text = "\(code) " + lines.joined(separator: " / ")
-        return text.count > 500 ? String(text.prefix(500)) + "…" : text
+        TextLimit.cut("\(code) " + lines.joined(separator: " / "), to: 501, in: .characters)
     }
 }
 

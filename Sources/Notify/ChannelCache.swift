@@ -14,7 +14,9 @@ public final class ChannelCache: Sendable {
     public var current: [Channel] { channels.withLock { $0 } }
 
     /// Replaces the cache; channels whose stored config no longer validates
-    /// are skipped (and logged).
+    /// for their type are skipped (and logged). A column that is not the
+    /// JSON the Store wrote fails the read itself (`StoreError` naming the
+    /// row), so a damaged row is never taken for "no events, every monitor".
     public func reload(_ c: Connection) throws(StoreError) {
         let records = try Channels.all(c)
         var out: [Channel] = []

@@ -68,8 +68,7 @@ extension Notifier {
         default: .monitorDown
         }
         let name = try Monitors.find(c, id: i.monitorID)?.name ?? "monitor \(i.monitorID)"
-        let locations = ((try? JSON.parse(i.locations))?.arrayValue ?? []).compactMap(\.stringValue)
         return Notification(kind: .alert, event: event, monitorID: i.monitorID, monitorName: name, incidentID: i.id, cause: i.cause,
-                            locations: locations, at: now, since: i.openedAt, outboxID: 0, hubName: hubName, hubID: try hubID(c))
+                            locations: i.locations, at: now, since: i.openedAt, outboxID: 0, hubName: hubName, hubID: try hubID(c))
     }
 }

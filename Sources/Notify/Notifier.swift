@@ -40,12 +40,11 @@ public final class Notifier: EventSink {
         if targets.isEmpty { return }
         var name = ""
         var since = event.at
-        let locations = ((try? JSON.parse(event.locations))?.arrayValue ?? []).compactMap(\.stringValue)
         if let m = event.monitorID {
             name = try Monitors.find(c, id: m)?.name ?? "monitor \(m)"
         } else {
             // An event without a monitor is about an agent: its location names it.
-            name = locations.first ?? "agent"
+            name = event.locations.first ?? "agent"
             if let agent = try Agents.find(c, name: name) {
                 // Written before the agent's row changes status: offline → since
                 // its last contact; online → since it went offline.
@@ -56,7 +55,7 @@ public final class Notifier: EventSink {
         var queued = 0
         for ch in targets {
             var template = Notification(kind: .alert, event: kind, monitorID: event.monitorID, monitorName: name,
-                                        incidentID: event.incidentID, cause: event.cause, locations: locations, at: event.at,
+                                        incidentID: event.incidentID, cause: event.cause, locations: event.locations, at: event.at,
                                         since: since, outboxID: 0, hubName: hubName)
             template.publicURL = publicURL
             queued += try queue(c, channel: ch, notification: template, eventID: event.id, now: event.at).count
@@ -118,12 +117,7 @@ extension Channel {
         guard let type = ChannelType(rawValue: r.type) else {
             throw JSONFieldError(field: "type", message: "unknown channel type \(r.type)")
         }
-        let events = ((try? JSON.parse(r.events))?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(EventKind.init(rawValue:)) }
-        let monitors = ((try? JSON.parse(r.monitorIDs))?.arrayValue ?? []).compactMap(\.intValue)
-        guard let config = (try? JSON.parse(r.config))?.objectValue else {
-            throw JSONFieldError(field: "config", message: "config is not an object")
-        }
-        try self.init(id: r.id, name: r.name, type: type, enabled: r.enabled, events: events, monitorIDs: monitors,
-                      reminderMinutes: r.reminderMinutes, config: config)
+        try self.init(id: r.id, name: r.name, type: type, enabled: r.enabled, events: r.events, monitorIDs: r.monitorIDs,
+                      reminderMinutes: r.reminderMinutes, config: r.config)
     }
 }

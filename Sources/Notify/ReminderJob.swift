@@ -136,7 +136,7 @@ public final class ReminderJob: Sendable {
             }
             if context == nil {
                 context = (try Monitors.find(c, id: incident.monitorID)?.name ?? "monitor \(incident.monitorID)",
-                           ((try? JSON.parse(incident.locations))?.arrayValue ?? []).compactMap(\.stringValue))
+                           incident.locations)
             }
             var n = Notification(kind: .reminder, event: kind, monitorID: incident.monitorID, monitorName: context?.name ?? "",
                                  incidentID: incident.id, cause: incident.cause, locations: context?.locations ?? [], at: now,

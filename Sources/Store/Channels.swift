@@ -1,22 +1,24 @@
+import Core
+
 /// A row of `channels` (SPEC §6). `events`, `monitorIDs` and `config` are
-/// JSON text; the Notify module parses and validates them.
+/// JSON text in the table, decoded here (`Row+JSONColumns`); the Notify
+/// module validates `config` for the channel's type.
 public struct ChannelRecord: Sendable, Equatable {
     public var id: Int64 = 0
     public var name: String
     public var type: String
     public var enabled: Bool
-    /// JSON array of event kinds.
-    public var events: String
-    /// JSON array of monitor ids; empty = every monitor.
-    public var monitorIDs: String
+    public var events: [EventKind]
+    /// Empty = every monitor.
+    public var monitorIDs: [Int64]
     public var reminderMinutes: Int64
-    /// JSON object, per type.
-    public var config: String
+    /// Per type.
+    public var config: JSONObject
     public var createdAt: Int64 = 0
     public var updatedAt: Int64 = 0
 
-    public init(name: String, type: String, enabled: Bool, events: String, monitorIDs: String,
-                reminderMinutes: Int64, config: String) {
+    public init(name: String, type: String, enabled: Bool, events: [EventKind], monitorIDs: [Int64],
+                reminderMinutes: Int64, config: JSONObject) {
         self.name = name
         self.type = type
         self.enabled = enabled
@@ -28,8 +30,9 @@ public struct ChannelRecord: Sendable, Equatable {
 
     init(row r: Row) throws(StoreError) {
         self.init(name: try r.text("name"), type: try r.text("type"), enabled: try r.bool("enabled"),
-                  events: try r.text("events"), monitorIDs: try r.text("monitor_ids"),
-                  reminderMinutes: try r.int("reminder_minutes"), config: try r.text("config"))
+                  events: try r.eventKinds("events", table: "channels"),
+                  monitorIDs: try r.intArray("monitor_ids", table: "channels"),
+                  reminderMinutes: try r.int("reminder_minutes"), config: try r.jsonObject("config", table: "channels"))
         id = try r.int("id")
         createdAt = try r.int("created_at")
         updatedAt = try r.int("updated_at")
@@ -69,8 +72,8 @@ public enum Channels {
     }
 
     public static func insert(_ c: Connection, _ ch: ChannelRecord, now: Int64) throws(StoreError) -> ChannelRecord {
-        guard let row = try c.queryOne(SQL.insert, [.text(ch.name), .text(ch.type), SQLValue(ch.enabled), .text(ch.events),
-                                                    .text(ch.monitorIDs), .integer(ch.reminderMinutes), .text(ch.config),
+        guard let row = try c.queryOne(SQL.insert, [.text(ch.name), .text(ch.type), SQLValue(ch.enabled), .json(ch.events),
+                                                    .json(ch.monitorIDs), .integer(ch.reminderMinutes), .json(ch.config),
                                                     .integer(now), .integer(now)]) else {
             throw StoreError.misuse("INSERT … RETURNING gave no row")
         }
@@ -87,8 +90,8 @@ public enum Channels {
     }
 
     public static func update(_ c: Connection, _ ch: ChannelRecord, now: Int64) throws(StoreError) -> ChannelRecord? {
-        try c.queryOne(SQL.update, [.text(ch.name), .text(ch.type), SQLValue(ch.enabled), .text(ch.events),
-                                    .text(ch.monitorIDs), .integer(ch.reminderMinutes), .text(ch.config),
+        try c.queryOne(SQL.update, [.text(ch.name), .text(ch.type), SQLValue(ch.enabled), .json(ch.events),
+                                    .json(ch.monitorIDs), .integer(ch.reminderMinutes), .json(ch.config),
                                     .integer(now), .integer(ch.id)]).map { r throws(StoreError) in try ChannelRecord(row: r) }
     }
 

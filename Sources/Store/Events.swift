@@ -6,12 +6,12 @@ public struct EventRecord: Sendable, Equatable {
     public var incidentID: Int64?
     public var at: Int64
     public var cause: String
-    /// JSON array of location names.
-    public var locations: String
+    /// Location names (JSON text in the table).
+    public var locations: [String]
     /// Raised during maintenance: recorded, never alerted.
     public var suppressed: Bool
 
-    public init(kind: String, monitorID: Int64?, incidentID: Int64?, at: Int64, cause: String, locations: String, suppressed: Bool) {
+    public init(kind: String, monitorID: Int64?, incidentID: Int64?, at: Int64, cause: String, locations: [String], suppressed: Bool) {
         self.kind = kind
         self.monitorID = monitorID
         self.incidentID = incidentID
@@ -23,7 +23,7 @@ public struct EventRecord: Sendable, Equatable {
 
     init(row r: Row) throws(StoreError) {
         self.init(kind: try r.text("kind"), monitorID: try r.optionalInt("monitor_id"), incidentID: try r.optionalInt("incident_id"),
-                  at: try r.int("at"), cause: try r.text("cause"), locations: try r.text("locations"),
+                  at: try r.int("at"), cause: try r.text("cause"), locations: try r.stringArray("locations", table: "events"),
                   suppressed: try r.bool("suppressed"))
         id = try r.int("id")
     }
@@ -40,7 +40,7 @@ public enum Events {
 
     public static func insert(_ c: Connection, _ e: EventRecord) throws(StoreError) -> Int64 {
         try c.insertReturningID(SQL.insert, [.text(e.kind), SQLValue(e.monitorID), SQLValue(e.incidentID), .integer(e.at),
-                                   .text(e.cause), .text(e.locations), SQLValue(e.suppressed)])
+                                             .text(e.cause), .json(e.locations), SQLValue(e.suppressed)])
     }
 
     /// Oldest first, after `afterID`.

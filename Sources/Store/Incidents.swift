@@ -5,8 +5,8 @@ public struct IncidentRecord: Sendable, Equatable {
     public var kind: String
     public var status: String
     public var cause: String
-    /// JSON array of location names.
-    public var locations: String
+    /// Location names (JSON text in the table).
+    public var locations: [String]
     public var openedAt: Int64
     public var closedAt: Int64?
     public var acknowledgedAt: Int64?
@@ -18,7 +18,7 @@ public struct IncidentRecord: Sendable, Equatable {
         kind = try r.text("kind")
         status = try r.text("status")
         cause = try r.text("cause")
-        locations = try r.text("locations")
+        locations = try r.stringArray("locations", table: "incidents")
         openedAt = try r.int("opened_at")
         closedAt = try r.optionalInt("closed_at")
         acknowledgedAt = try r.optionalInt("acknowledged_at")
@@ -63,9 +63,9 @@ public enum Incidents {
         static let openUnacknowledged = "SELECT * FROM incidents WHERE status = 'open' AND acknowledged_at IS NULL ORDER BY id"
     }
 
-    public static func open(_ c: Connection, monitorID: Int64, kind: String, cause: String, locations: String,
+    public static func open(_ c: Connection, monitorID: Int64, kind: String, cause: String, locations: [String],
                             at: Int64) throws(StoreError) -> IncidentRecord {
-        guard let row = try c.queryOne(SQL.open, [.integer(monitorID), .text(kind), .text(cause), .text(locations), .integer(at)]) else {
+        guard let row = try c.queryOne(SQL.open, [.integer(monitorID), .text(kind), .text(cause), .json(locations), .integer(at)]) else {
             throw StoreError.misuse("INSERT … RETURNING gave no row")
         }
         return try IncidentRecord(row: row)
@@ -86,8 +86,8 @@ public enum Incidents {
         }
     }
 
-    public static func updateCause(_ c: Connection, id: Int64, cause: String, locations: String) throws(StoreError) {
-        try c.execute(SQL.updateCause, [.text(cause), .text(locations), .integer(id)])
+    public static func updateCause(_ c: Connection, id: Int64, cause: String, locations: [String]) throws(StoreError) {
+        try c.execute(SQL.updateCause, [.text(cause), .json(locations), .integer(id)])
     }
 
     public static func find(_ c: Connection, id: Int64) throws(StoreError) -> IncidentRecord? {

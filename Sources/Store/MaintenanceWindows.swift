@@ -2,14 +2,14 @@
 public struct MaintenanceRecord: Sendable, Equatable {
     public var id: Int64 = 0
     public var title: String
-    /// JSON array of monitor ids; empty means every monitor.
-    public var monitorIDs: String
+    /// Empty means every monitor (JSON text in the table).
+    public var monitorIDs: [Int64]
     public var startsAt: Int64
     public var endsAt: Int64
     public var createdBy: String?
     public var createdAt: Int64 = 0
 
-    public init(title: String, monitorIDs: String, startsAt: Int64, endsAt: Int64, createdBy: String?) {
+    public init(title: String, monitorIDs: [Int64], startsAt: Int64, endsAt: Int64, createdBy: String?) {
         self.title = title
         self.monitorIDs = monitorIDs
         self.startsAt = startsAt
@@ -18,8 +18,8 @@ public struct MaintenanceRecord: Sendable, Equatable {
     }
 
     init(row r: Row) throws(StoreError) {
-        self.init(title: try r.text("title"), monitorIDs: try r.text("monitor_ids"), startsAt: try r.int("starts_at"),
-                  endsAt: try r.int("ends_at"), createdBy: try r.optionalText("created_by"))
+        self.init(title: try r.text("title"), monitorIDs: try r.intArray("monitor_ids", table: "maintenance_windows"),
+                  startsAt: try r.int("starts_at"), endsAt: try r.int("ends_at"), createdBy: try r.optionalText("created_by"))
         id = try r.int("id")
         createdAt = try r.int("created_at")
     }
@@ -42,7 +42,7 @@ public enum MaintenanceWindows {
     }
 
     public static func insert(_ c: Connection, _ w: MaintenanceRecord, now: Int64) throws(StoreError) -> MaintenanceRecord {
-        guard let row = try c.queryOne(SQL.insert, [.text(w.title), .text(w.monitorIDs), .integer(w.startsAt),
+        guard let row = try c.queryOne(SQL.insert, [.text(w.title), .json(w.monitorIDs), .integer(w.startsAt),
                                                     .integer(w.endsAt), SQLValue(w.createdBy), .integer(now)]) else {
             throw StoreError.misuse("INSERT … RETURNING gave no row")
         }
@@ -68,7 +68,7 @@ public enum MaintenanceWindows {
     }
 
     public static func update(_ c: Connection, _ w: MaintenanceRecord) throws(StoreError) -> MaintenanceRecord? {
-        try c.queryOne(SQL.update, [.text(w.title), .text(w.monitorIDs), .integer(w.startsAt), .integer(w.endsAt),
+        try c.queryOne(SQL.update, [.text(w.title), .json(w.monitorIDs), .integer(w.startsAt), .integer(w.endsAt),
                                     .integer(w.id)]).map { r throws(StoreError) in try MaintenanceRecord(row: r) }
     }
 

@@ -1,3 +1,5 @@
+import Core
+
 /// A row of `monitors`: its configuration and its current state.
 public struct MonitorRecord: Sendable, Equatable {
     public var id: Int64 = 0
@@ -8,17 +10,20 @@ public struct MonitorRecord: Sendable, Equatable {
     public var timeout: Int64
     public var retries: Int64
     public var paused: Bool = false
-    /// JSON array of location names.
-    public var locations: String = "[]"
+    /// Location names (JSON text in the table, as `settings`).
+    public var locations: [String] = []
     public var confirmLocations: Int64 = 1
     public var degradedAfterMs: Int64?
     public var certExpiryDays: Int64?
-    /// JSON object of type-specific settings.
-    public var settings: String = "{}"
+    /// Type-specific settings; Monitoring validates them per type.
+    public var settings = JSONObject()
     public var pingKey: String?
     public var status: String = "pending"
     public var statusSince: Int64 = 0
-    /// JSON of the state machine's counters.
+    /// JSON of the state machine's counters, left as text: only the result
+    /// path reads it (`MonitorStateCoding`), and it is a cache of counters
+    /// that starts afresh when unreadable rather than stop the monitor's
+    /// results (the status columns hold what a person sees).
     public var state: String = "{}"
     public var nextDueMs: Int64?
     public var lastAt: Int64?
@@ -45,11 +50,11 @@ public struct MonitorRecord: Sendable, Equatable {
                   interval: try r.int("interval"), timeout: try r.int("timeout"), retries: try r.int("retries"))
         id = try r.int("id")
         paused = try r.bool("paused")
-        locations = try r.text("locations")
+        locations = try r.stringArray("locations", table: "monitors")
         confirmLocations = try r.int("confirm_locations")
         degradedAfterMs = try r.optionalInt("degraded_after_ms")
         certExpiryDays = try r.optionalInt("cert_expiry_days")
-        settings = try r.text("settings")
+        settings = try r.jsonObject("settings", table: "monitors")
         pingKey = try r.optionalText("ping_key")
         status = try r.text("status")
         statusSince = try r.int("status_since")
@@ -118,8 +123,8 @@ public enum Monitors {
     public static func insert(_ c: Connection, _ m: MonitorRecord, now: Int64) throws(StoreError) -> MonitorRecord {
         guard let row = try c.queryOne(SQL.insert, [
             .text(m.name), .text(m.type), SQLValue(m.target), .integer(m.interval), .integer(m.timeout),
-            .integer(m.retries), SQLValue(m.paused), .text(m.locations), .integer(m.confirmLocations),
-            SQLValue(m.degradedAfterMs), SQLValue(m.certExpiryDays), .text(m.settings), SQLValue(m.pingKey),
+            .integer(m.retries), SQLValue(m.paused), .json(m.locations), .integer(m.confirmLocations),
+            SQLValue(m.degradedAfterMs), SQLValue(m.certExpiryDays), .json(m.settings), SQLValue(m.pingKey),
             .text(m.status), .integer(now), .text(m.state), .integer(now), .integer(now),
         ]) else { throw StoreError.misuse("INSERT … RETURNING gave no row") }
         return try MonitorRecord(row: row)
@@ -153,8 +158,8 @@ public enum Monitors {
     public static func updateConfig(_ c: Connection, _ m: MonitorRecord, now: Int64) throws(StoreError) -> MonitorRecord? {
         try c.queryOne(SQL.updateConfig, [
             .text(m.name), SQLValue(m.target), .integer(m.interval), .integer(m.timeout), .integer(m.retries),
-            .text(m.locations), .integer(m.confirmLocations), SQLValue(m.degradedAfterMs), SQLValue(m.certExpiryDays),
-            .text(m.settings), .integer(now), .integer(m.id),
+            .json(m.locations), .integer(m.confirmLocations), SQLValue(m.degradedAfterMs), SQLValue(m.certExpiryDays),
+            .json(m.settings), .integer(now), .integer(m.id),
         ]).map { r throws(StoreError) in try MonitorRecord(row: r) }
     }
 

@@ -4,12 +4,12 @@ public struct StatusPageRecord: Sendable, Equatable {
     public var slug: String
     public var title: String
     public var description: String
-    /// JSON array of monitor ids, in display order.
-    public var monitorIDs: String
+    /// In display order (JSON text in the table).
+    public var monitorIDs: [Int64]
     public var createdAt: Int64 = 0
     public var updatedAt: Int64 = 0
 
-    public init(slug: String, title: String, description: String, monitorIDs: String) {
+    public init(slug: String, title: String, description: String, monitorIDs: [Int64]) {
         self.slug = slug
         self.title = title
         self.description = description
@@ -18,7 +18,7 @@ public struct StatusPageRecord: Sendable, Equatable {
 
     init(row r: Row) throws(StoreError) {
         self.init(slug: try r.text("slug"), title: try r.text("title"), description: try r.text("description"),
-                  monitorIDs: try r.text("monitor_ids"))
+                  monitorIDs: try r.intArray("monitor_ids", table: "status_pages"))
         id = try r.int("id")
         createdAt = try r.int("created_at")
         updatedAt = try r.int("updated_at")
@@ -44,7 +44,7 @@ public enum StatusPages {
     }
 
     public static func insert(_ c: Connection, _ p: StatusPageRecord, now: Int64) throws(StoreError) -> StatusPageRecord {
-        guard let row = try c.queryOne(SQL.insert, [.text(p.slug), .text(p.title), .text(p.description), .text(p.monitorIDs),
+        guard let row = try c.queryOne(SQL.insert, [.text(p.slug), .text(p.title), .text(p.description), .json(p.monitorIDs),
                                                     .integer(now), .integer(now)]) else {
             throw StoreError.misuse("INSERT … RETURNING gave no row")
         }
@@ -68,7 +68,7 @@ public enum StatusPages {
 
     /// Writes every field but `created_at`; nil when the page is gone.
     public static func update(_ c: Connection, _ p: StatusPageRecord, now: Int64) throws(StoreError) -> StatusPageRecord? {
-        try c.queryOne(SQL.update, [.text(p.slug), .text(p.title), .text(p.description), .text(p.monitorIDs),
+        try c.queryOne(SQL.update, [.text(p.slug), .text(p.title), .text(p.description), .json(p.monitorIDs),
                                     .integer(now), .integer(p.id)]).map { r throws(StoreError) in try StatusPageRecord(row: r) }
     }
 

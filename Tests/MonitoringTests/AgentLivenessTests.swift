@@ -147,7 +147,7 @@ import Glibc
         try f.report(us, id, .down)
         #expect(try f.status(id) == "down", "1 of 1 online location")
         let incident = try #require(try f.db.read { try Incidents.findOpen($0, monitorID: id, kind: "down") })
-        #expect(incident.locations == "[\"us\"]")
+        #expect(incident.locations == ["us"])
 
         // eu returns and sees it up: 1 of 2 online locations sees it down.
         f.clock.advance(1_000)
@@ -158,7 +158,7 @@ import Glibc
         try f.flush()
         let agentEvents = f.sink.events.withLock { $0.filter { $0.kind.hasPrefix("agent_") } }
         #expect(agentEvents.map(\.kind) == ["agent_offline", "agent_online"])
-        #expect(agentEvents.allSatisfy { $0.monitorID == nil && $0.locations == "[\"eu\"]" })
+        #expect(agentEvents.allSatisfy { $0.monitorID == nil && $0.locations == ["eu"] })
         let row = try #require(try f.db.read { try Agents.find($0, name: "eu") })
         #expect(row.status == "online" && row.version == "1.0" && row.address == "10.0.0.1")
     }

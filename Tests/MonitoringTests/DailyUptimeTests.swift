@@ -51,7 +51,7 @@ import Glibc
             try CheckResults.insert(c, result(today + 9 * hour + 1, "up", maintenance: true))
             // In a window created after the fact: excluded too.
             try CheckResults.insert(c, result(today + 9 * hour + 10, "up"))
-            _ = try MaintenanceWindows.insert(c, MaintenanceRecord(title: "late", monitorIDs: "[\(id)]", startsAt: today + 9 * hour + 5,
+            _ = try MaintenanceWindows.insert(c, MaintenanceRecord(title: "late", monitorIDs: [id], startsAt: today + 9 * hour + 5,
                                                                    endsAt: today + 9 * hour + 60, createdBy: nil), now: now)
         }
 

@@ -75,7 +75,7 @@ import Glibc
         let f = try Fixture(engine)
         let id = try f.monitor()
         _ = try f.db.write { c in
-            try MaintenanceWindows.insert(c, MaintenanceRecord(title: "deploy", monitorIDs: "[\(id)]", startsAt: 2_050,
+            try MaintenanceWindows.insert(c, MaintenanceRecord(title: "deploy", monitorIDs: [id], startsAt: 2_050,
                                                                endsAt: 2_100, createdBy: nil), now: 2_000)
         }
         try f.calendar.reload(now: 2_000)

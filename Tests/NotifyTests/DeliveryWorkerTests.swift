@@ -47,9 +47,9 @@ import Glibc
             worker = DeliveryWorker(database: db, transports: [HTTPTransport(engine: engine, timeoutMillis: 3_000)], claimSeconds: 60, clock: { clock.now })
             let url = receiver.baseURL + "/hook"
             let record = try db.write { c in
-                try Channels.insert(c, ChannelRecord(name: "hook", type: "webhook", enabled: true, events: "[\"monitor_down\"]",
-                                                     monitorIDs: "[]", reminderMinutes: 0,
-                                                     config: "{\"url\":\"\(url)\",\"secret\":\"k\"}"), now: 10_000)
+                try Channels.insert(c, ChannelRecord(name: "hook", type: "webhook", enabled: true, events: [.monitorDown],
+                                                     monitorIDs: [], reminderMinutes: 0,
+                                                     config: JSONObject([("url", .string(url)), ("secret", "k")])), now: 10_000)
             }
             channel = try Channel(record: record)
         }

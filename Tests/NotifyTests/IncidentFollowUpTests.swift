@@ -10,7 +10,7 @@ import Store
 /// without a `monitor_up` for them → one resolve row each. Nothing for the
 /// other channels, nor for paging channels never alerted for it.
 @Suite struct IncidentFollowUpTests {
-    static let key = #"{"routing_key":"0123456789abcdef0123456789abcdef"}"#
+    static let key: JSON = ["routing_key": "0123456789abcdef0123456789abcdef"]
 
     /// `(event_action, dedup_key)` of every row of a pagerduty channel.
     static func pagerDuty(_ f: OutboxSinkTests.Fixture, _ channel: Int64) throws -> [String] {
@@ -28,8 +28,8 @@ import Store
     @Test(arguments: TestEngine.all) func pausingADownMonitorResolvesItsAlert(engine: TestEngine) throws {
         let f = try OutboxSinkTests.Fixture(engine)
         let id = try f.monitor()
-        let pd = try f.channel("pagerduty", events: #"["monitor_down","monitor_up"]"#, config: Self.key)
-        let slack = try f.channel("slack", events: #"["monitor_down","monitor_up"]"#, config: #"{"webhook_url":"https://hooks.example/x"}"#)
+        let pd = try f.channel("pagerduty", events: [.monitorDown, .monitorUp], config: Self.key)
+        let slack = try f.channel("slack", events: [.monitorDown, .monitorUp], config: ["webhook_url": "https://hooks.example/x"])
         try f.apply(id, at: 1_764_410_460, .up)
         try f.apply(id, at: 1_764_410_520, .down, error: "HTTP 503")
         let incident = try #require(try f.db.read { try Incidents.openFor($0, monitorID: id) }.first)
@@ -42,7 +42,7 @@ import Store
     @Test(arguments: TestEngine.all) func aDegradedIncidentThatTurnsDownIsResolvedAndTheUpIsSentOnce(engine: TestEngine) throws {
         let f = try OutboxSinkTests.Fixture(engine)
         let id = try f.monitor(degradedAfterMs: 1_000)
-        let pd = try f.channel("pagerduty", events: #"["monitor_degraded","monitor_down","monitor_up"]"#, config: Self.key)
+        let pd = try f.channel("pagerduty", events: [.monitorDegraded, .monitorDown, .monitorUp], config: Self.key)
         try f.apply(id, at: 1_764_410_460, .up)
         try f.apply(id, at: 1_764_410_520, .up, latencyMs: 2_500)
         try f.apply(id, at: 1_764_410_580, .down, error: "HTTP 503")
@@ -60,8 +60,8 @@ import Store
     @Test(arguments: TestEngine.all) func aChannelWithoutMonitorUpStillResolves(engine: TestEngine) throws {
         let f = try OutboxSinkTests.Fixture(engine)
         let id = try f.monitor()
-        let pd = try f.channel("pagerduty", events: #"["monitor_down"]"#, config: Self.key)
-        let never = try f.channel("opsgenie", events: #"["monitor_up"]"#, config: #"{"api_key":"k"}"#)
+        let pd = try f.channel("pagerduty", events: [.monitorDown], config: Self.key)
+        let never = try f.channel("opsgenie", events: [.monitorUp], config: ["api_key": "k"])
         try f.apply(id, at: 1_764_410_460, .up)
         try f.apply(id, at: 1_764_410_520, .down, error: "HTTP 503")
         try f.apply(id, at: 1_764_410_700, .up)
@@ -72,12 +72,12 @@ import Store
     @Test(arguments: TestEngine.all) func onlyAlertedPagingChannelsGetAnAcknowledgeRow(engine: TestEngine) throws {
         let f = try OutboxSinkTests.Fixture(engine)
         let id = try f.monitor()
-        let events = #"["monitor_down","monitor_up"]"#
-        let pd = try f.channel("pagerduty", events: events, config: #"{"routing_key":"0123456789abcdef0123456789abcdef"}"#)
-        let og = try f.channel("opsgenie", events: events, config: #"{"api_key":"k","region":"eu"}"#)
-        let elsewhere = try f.channel("pagerduty", events: events, monitors: "[\(id + 1)]",
-                                      config: #"{"routing_key":"fedcba9876543210fedcba9876543210"}"#)
-        let slack = try f.channel("slack", events: events, config: #"{"webhook_url":"https://hooks.example/x"}"#)
+        let events: [EventKind] = [.monitorDown, .monitorUp]
+        let pd = try f.channel("pagerduty", events: events, config: ["routing_key": "0123456789abcdef0123456789abcdef"])
+        let og = try f.channel("opsgenie", events: events, config: ["api_key": "k", "region": "eu"])
+        let elsewhere = try f.channel("pagerduty", events: events, monitors: [id + 1],
+                                      config: ["routing_key": "fedcba9876543210fedcba9876543210"])
+        let slack = try f.channel("slack", events: events, config: ["webhook_url": "https://hooks.example/x"])
         try f.apply(id, at: 1_764_410_460, .up)
         try f.apply(id, at: 1_764_410_520, .down, error: "HTTP 503")
         let incident = try #require(try f.db.read { try Incidents.openFor($0, monitorID: id) }.first)

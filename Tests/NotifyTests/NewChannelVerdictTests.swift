@@ -148,10 +148,10 @@ import Core
         #expect(ServiceText.pathSegment("!ops:example.org") == "%21ops%3Aexample.org")
         #expect(ServiceText.pathSegment("a b/é") == "a%20b%2F%C3%A9")
         #expect(ServiceText.html("<a href='x'>&\"") == "&lt;a href=&#39;x&#39;&gt;&amp;&quot;")
-        #expect(ServiceText.prefix("abc", scalars: 3) == "abc")
-        #expect(ServiceText.prefix("abcd", scalars: 3) == "ab…")
+        #expect(TextLimit.cut("abc", to: 3, in: .unicodeScalars) == "abc")
+        #expect(TextLimit.cut("abcd", to: 3, in: .unicodeScalars) == "ab…")
         // A flag is two scalars: never split.
-        #expect(ServiceText.prefix("a🇩🇪b", scalars: 3) == "a…")
-        #expect(ServiceText.prefix("ééé", utf8Bytes: 5) == "é…")
+        #expect(TextLimit.cut("a🇩🇪b", to: 3, in: .unicodeScalars) == "a…")
+        #expect(TextLimit.cut("ééé", to: 5, in: .utf8Bytes) == "é…")
     }
 }

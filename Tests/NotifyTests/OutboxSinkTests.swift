@@ -40,7 +40,8 @@ import Glibc
             return try db.write { try Monitors.insert($0, record, now: 1_000) }.id
         }
 
-        func channel(_ type: String, events: String, monitors: String = "[]", config: String, enabled: Bool = true) throws -> Int64 {
+        func channel(_ type: String, events: [EventKind], monitors: [Int64] = [], config: JSON, enabled: Bool = true) throws -> Int64 {
+            let config = try #require(config.objectValue)
             let id = try db.write { c in
                 try Channels.insert(c, ChannelRecord(name: type, type: type, enabled: enabled, events: events, monitorIDs: monitors,
                                                      reminderMinutes: 0, config: config), now: 1_000).id
@@ -62,13 +63,13 @@ import Glibc
     @Test(arguments: TestEngine.all) func downAndUpQueueSignedRequestsForMatchingChannels(engine: TestEngine) throws {
         let f = try Fixture(engine)
         let id = try f.monitor()
-        let hook = try f.channel("webhook", events: #"["monitor_down","monitor_up"]"#,
-                                 config: #"{"url":"http://127.0.0.1:9/hook","secret":"k"}"#)
-        let other = try f.channel("slack", events: #"["monitor_down"]"#, monitors: "[\(id + 1)]",
-                                  config: #"{"webhook_url":"https://hooks.example/x"}"#)
-        let off = try f.channel("discord", events: #"["monitor_down"]"#, config: #"{"webhook_url":"https://d.example/x"}"#,
+        let hook = try f.channel("webhook", events: [.monitorDown, .monitorUp],
+                                 config: ["url": "http://127.0.0.1:9/hook", "secret": "k"])
+        let other = try f.channel("slack", events: [.monitorDown], monitors: [id + 1],
+                                  config: ["webhook_url": "https://hooks.example/x"])
+        let off = try f.channel("discord", events: [.monitorDown], config: ["webhook_url": "https://d.example/x"],
                                 enabled: false)
-        let mail = try f.channel("email", events: #"["monitor_down"]"#, config: #"{"to":"ops@example.com"}"#)
+        let mail = try f.channel("email", events: [.monitorDown], config: ["to": "ops@example.com"])
         try f.apply(id, at: 1_764_410_460, .up)
         try f.apply(id, at: 1_764_410_520, .down, error: "HTTP 503")
         try f.apply(id, at: 1_764_410_820, .up)
@@ -95,7 +96,7 @@ import Glibc
     @Test(arguments: TestEngine.all) func degradedThatRecoversSendsMonitorUp(engine: TestEngine) throws {
         let f = try Fixture(engine)
         let id = try f.monitor(degradedAfterMs: 1_000)
-        let hook = try f.channel("webhook", events: #"["monitor_degraded","monitor_up"]"#, config: #"{"url":"http://127.0.0.1:9/h"}"#)
+        let hook = try f.channel("webhook", events: [.monitorDegraded, .monitorUp], config: ["url": "http://127.0.0.1:9/h"])
         try f.apply(id, at: 1_764_410_460, .up)
         try f.apply(id, at: 1_764_410_520, .up, latencyMs: 2_500)
         try f.apply(id, at: 1_764_410_700, .up)
@@ -109,9 +110,9 @@ import Glibc
     @Test(arguments: TestEngine.all) func maintenanceQueuesNothing(engine: TestEngine) throws {
         let f = try Fixture(engine)
         let id = try f.monitor()
-        let hook = try f.channel("webhook", events: #"["monitor_down","monitor_up"]"#, config: #"{"url":"http://127.0.0.1:9/h"}"#)
+        let hook = try f.channel("webhook", events: [.monitorDown, .monitorUp], config: ["url": "http://127.0.0.1:9/h"])
         _ = try f.db.write { c in
-            try MaintenanceWindows.insert(c, MaintenanceRecord(title: "deploy", monitorIDs: "[]", startsAt: 2_050,
+            try MaintenanceWindows.insert(c, MaintenanceRecord(title: "deploy", monitorIDs: [], startsAt: 2_050,
                                                                endsAt: 2_500, createdBy: nil), now: 2_000)
         }
         try f.calendar.reload(now: 2_000)
@@ -125,18 +126,18 @@ import Glibc
     /// it (its location), and says since when it was silent / away.
     @Test(arguments: TestEngine.all) func agentEventsNameTheAgent(engine: TestEngine) throws {
         let f = try Fixture(engine)
-        let ch = try f.channel("webhook", events: "[\"agent_offline\",\"agent_online\"]", config: "{\"url\":\"http://127.0.0.1:9/h\"}")
+        let ch = try f.channel("webhook", events: [.agentOffline, .agentOnline], config: ["url": "http://127.0.0.1:9/h"])
         let agent = try f.db.write { c in try Agents.insert(c, name: "eu-west", tokenHash: [1, 2, 3], now: 1_000) }
         try f.db.write { c in
             try Agents.touch(c, id: agent.id, at: 1_700_000_000, version: nil, address: nil)
             try Agents.setStatus(c, id: agent.id, status: "online", since: 1_699_990_000)
             var offline = EventRecord(kind: "agent_offline", monitorID: nil, incidentID: nil, at: 1_700_000_030,
-                                      cause: "no contact", locations: "[\"eu-west\"]", suppressed: false)
+                                      cause: "no contact", locations: ["eu-west"], suppressed: false)
             offline.id = try Events.insert(c, offline)
             try f.notifier.didInsert(offline, on: c)
             try Agents.setStatus(c, id: agent.id, status: "offline", since: 1_700_000_030)
             var online = EventRecord(kind: "agent_online", monitorID: nil, incidentID: nil, at: 1_700_000_630,
-                                     cause: "", locations: "[\"eu-west\"]", suppressed: false)
+                                     cause: "", locations: ["eu-west"], suppressed: false)
             online.id = try Events.insert(c, online)
             try f.notifier.didInsert(online, on: c)
         }

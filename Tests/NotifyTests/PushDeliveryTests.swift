@@ -51,10 +51,10 @@ import Glibc
             }
         }
 
-        func channel(users: String = "[]", events: String = #"["monitor_down","monitor_up"]"#) throws -> Channel {
+        func channel(users: JSON = [], events: [EventKind] = [.monitorDown, .monitorUp]) throws -> Channel {
             try Channel(record: try notify.create(ChannelRecord(name: "Phones", type: "mobile", enabled: true, events: events,
-                                                                monitorIDs: "[]", reminderMinutes: 0,
-                                                                config: #"{"users":\#(users)}"#)))
+                                                                monitorIDs: [], reminderMinutes: 0,
+                                                                config: JSONObject([("users", users)]))))
         }
 
         func enablePush() throws {
@@ -115,7 +115,7 @@ import Glibc
         #expect(got.allSatisfy { $0.aps["category"] == nil && $0.aps["interruption-level"]?.stringValue == "passive" })
         #expect(try f.eventually { try ids.allSatisfy { try f.row($0).status == "sent" } })
         // A channel for someone else reaches nobody.
-        #expect(try f.notify.sendTest(try f.channel(users: #"["bob@example.com"]"#)).isEmpty)
+        #expect(try f.notify.sendTest(try f.channel(users: ["bob@example.com"])).isEmpty)
     }
 
     @Test(arguments: TestEngine.all) func invalidTokenRemovesThePhone(engine: TestEngine) throws {

@@ -53,12 +53,12 @@ import Glibc
         }
 
         @discardableResult
-        func channel(events: String = #"["monitor_down","monitor_up"]"#, monitors: String = "[]", reminder: Int64,
+        func channel(events: [EventKind] = [.monitorDown, .monitorUp], monitors: [Int64] = [], reminder: Int64,
                      enabled: Bool = true) throws -> Int64 {
             let id = try db.write { c in
                 try Channels.insert(c, ChannelRecord(name: "hook", type: "webhook", enabled: enabled, events: events,
                                                      monitorIDs: monitors, reminderMinutes: reminder,
-                                                     config: #"{"url":"http://127.0.0.1:9/hook"}"#), now: 1_000).id
+                                                     config: JSONObject([("url", "http://127.0.0.1:9/hook")])), now: 1_000).id
             }
             try db.read { c in try notifier.reload(c) }
             return id
@@ -155,7 +155,7 @@ import Glibc
         let hook = try f.channel(reminder: 5)
         try f.goDown(id)
         _ = try f.db.write { c in
-            try MaintenanceWindows.insert(c, MaintenanceRecord(title: "deploy", monitorIDs: "[\(id)]", startsAt: Self.t0 + 200,
+            try MaintenanceWindows.insert(c, MaintenanceRecord(title: "deploy", monitorIDs: [id], startsAt: Self.t0 + 200,
                                                                endsAt: Self.t0 + 700, createdBy: nil), now: Self.t0 + 100)
         }
         try f.calendar.reload(now: Self.t0 + 100)
@@ -172,10 +172,10 @@ import Glibc
         let f = try Fixture(engine)
         let id = try f.monitor()
         let off = try f.channel(reminder: 0)
-        let upOnly = try f.channel(events: #"["monitor_up"]"#, reminder: 5)
-        let other = try f.channel(monitors: "[\(id + 100)]", reminder: 5)
+        let upOnly = try f.channel(events: [.monitorUp], reminder: 5)
+        let other = try f.channel(monitors: [id + 100], reminder: 5)
         let disabled = try f.channel(reminder: 5, enabled: false)
-        let routed = try f.channel(monitors: "[\(id)]", reminder: 5)
+        let routed = try f.channel(monitors: [id], reminder: 5)
         try f.goDown(id)
         #expect(try f.pass(at: 300) == 1)
         #expect(try f.pass(at: 7_200) == 1)
@@ -246,7 +246,7 @@ import Glibc
     @Test(arguments: TestEngine.all) func degradedRemindsWithItsOwnEvent(engine: TestEngine) throws {
         let f = try Fixture(engine)
         let id = try f.monitor(degradedAfterMs: 1_000)
-        let hook = try f.channel(events: #"["monitor_degraded"]"#, reminder: 1)
+        let hook = try f.channel(events: [.monitorDegraded], reminder: 1)
         try f.apply(id, at: Self.t0 - 60, .up)
         try f.apply(id, at: Self.t0, .up, latencyMs: 2_500)
         #expect(try f.incident(id).kind == "degraded")

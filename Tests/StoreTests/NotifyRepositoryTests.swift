@@ -1,4 +1,5 @@
 import Testing
+import Core
 import Store
 import TestSupport
 
@@ -12,8 +13,8 @@ import TestSupport
         let (dir, db) = try fresh(engine)
         _ = dir
         let ch = try db.write { c in
-            try Channels.insert(c, ChannelRecord(name: "Ops", type: "webhook", enabled: true, events: "[\"monitor_down\"]",
-                                                 monitorIDs: "[]", reminderMinutes: 30, config: "{\"url\":\"http://x/\"}"), now: 10)
+            try Channels.insert(c, ChannelRecord(name: "Ops", type: "webhook", enabled: true, events: [.monitorDown],
+                                                 monitorIDs: [], reminderMinutes: 30, config: JSONObject([("url", "http://x/")])), now: 10)
         }
         #expect(ch.id > 0 && ch.createdAt == 10 && ch.updatedAt == 10)
         var changed = ch

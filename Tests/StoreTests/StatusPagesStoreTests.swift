@@ -13,12 +13,12 @@ import TestSupport
         let (dir, db) = try fresh(engine)
         _ = dir
         let a = try db.write { c in
-            try StatusPages.insert(c, StatusPageRecord(slug: "acme", title: "Acme", description: "", monitorIDs: "[3,1]"), now: 100)
+            try StatusPages.insert(c, StatusPageRecord(slug: "acme", title: "Acme", description: "", monitorIDs: [3, 1]), now: 100)
         }
         #expect(a.id > 0 && a.createdAt == 100 && a.updatedAt == 100)
-        #expect(a.slug == "acme" && a.title == "Acme" && a.monitorIDs == "[3,1]")
+        #expect(a.slug == "acme" && a.title == "Acme" && a.monitorIDs == [3, 1])
         let b = try db.write { c in
-            try StatusPages.insert(c, StatusPageRecord(slug: "internal", title: "Internal", description: "d", monitorIDs: "[]"), now: 101)
+            try StatusPages.insert(c, StatusPageRecord(slug: "internal", title: "Internal", description: "d", monitorIDs: []), now: 101)
         }
         try db.read { c throws in
             #expect(try StatusPages.find(c, id: a.id) == a)
@@ -31,9 +31,9 @@ import TestSupport
 
         var changed = a
         changed.title = "Acme Inc."
-        changed.monitorIDs = "[1]"
+        changed.monitorIDs = [1]
         let updated = try #require(try db.write { c in try StatusPages.update(c, changed, now: 200) })
-        #expect(updated.title == "Acme Inc." && updated.monitorIDs == "[1]")
+        #expect(updated.title == "Acme Inc." && updated.monitorIDs == [1])
         #expect(updated.createdAt == 100 && updated.updatedAt == 200, "created_at is kept")
 
         var gone = a
@@ -47,7 +47,7 @@ import TestSupport
     @Test(arguments: TestEngine.all) func slugsAreUnique(engine: TestEngine) throws {
         let (dir, db) = try fresh(engine)
         _ = dir
-        let page = StatusPageRecord(slug: "acme", title: "Acme", description: "", monitorIDs: "[]")
+        let page = StatusPageRecord(slug: "acme", title: "Acme", description: "", monitorIDs: [])
         let first = try db.write { c in try StatusPages.insert(c, page, now: 1) }
         do {
             _ = try db.write { c in try StatusPages.insert(c, page, now: 2) }
@@ -57,7 +57,7 @@ import TestSupport
         }
         // Renaming another page onto a taken slug is refused the same way.
         var other = try db.write { c in
-            try StatusPages.insert(c, StatusPageRecord(slug: "other", title: "O", description: "", monitorIDs: "[]"), now: 3)
+            try StatusPages.insert(c, StatusPageRecord(slug: "other", title: "O", description: "", monitorIDs: []), now: 3)
         }
         other.slug = first.slug
         do {

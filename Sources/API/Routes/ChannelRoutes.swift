@@ -47,14 +47,13 @@ struct ChannelRoutes {
     }
 
     func create(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
-        let record = try Self.parse(try req.jsonFields(), existing: nil)
+        let record = try ChannelValidator.create(try req.jsonFields())
         return .json(try represent(try notify.create(record)), status: 201)
     }
 
     func update(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let old = try find(try req.intParameter("id"))
-        var record = try Self.parse(try req.jsonFields(), existing: old)
-        record.id = old.id
+        let record = try ChannelValidator.patch(old, with: try req.jsonFields())
         guard let out = try notify.update(record) else { throw HTTPError.notFound("No channel with id \(old.id).") }
         return .json(try represent(out))
     }
@@ -70,67 +69,5 @@ struct ChannelRoutes {
         let ids = try notify.sendTest(ch)
         return .json(.object(JSONObject([("queued", .bool(!ids.isEmpty)), ("outbox_id", .from(ids.first)),
                                          ("outbox_ids", .array(ids.map { .int($0) }))])))
-    }
-
-    /// A full channel from a POST body, or a PATCH merged over `existing`.
-    static func parse(_ f: JSONFields, existing: ChannelRecord?) throws -> ChannelRecord {
-        let oldConfig = existing.flatMap { (try? JSON.parse($0.config))?.objectValue } ?? JSONObject()
-        let name = try f.string("name") ?? existing?.name
-        guard let name, !name.isEmpty, TextLimit.fits(name, characters: 100) else {
-            throw JSONFieldError(field: "name", message: "name must be 1 to \(TextLimit.describe(characters: 100)).")
-        }
-        let typeText = try f.string("type") ?? existing?.type
-        guard let typeText, let type = ChannelType(rawValue: typeText) else {
-            throw JSONFieldError(field: "type", message: "type must be one of "
-                                 + ChannelType.allCases.map(\.rawValue).joined(separator: ", ") + ".")
-        }
-        let enabled = try f.bool("enabled") ?? existing?.enabled ?? true
-        var events: [String]
-        if let given = try f.stringArray("events") {
-            for (i, e) in given.enumerated() where EventKind(rawValue: e) == nil {
-                throw JSONFieldError(field: "events[\(i)]", message: "events[\(i)] must be one of "
-                                     + EventKind.allCases.map(\.rawValue).joined(separator: ", ") + ".")
-            }
-            events = given
-        } else if let existing {
-            events = ((try? JSON.parse(existing.events))?.arrayValue ?? []).compactMap(\.stringValue)
-        } else {
-            events = [EventKind.monitorDown.rawValue, EventKind.monitorUp.rawValue]
-        }
-        var seen = Set<String>()
-        events = events.filter { seen.insert($0).inserted }
-        var monitors: [Int64]
-        switch f.object["monitor_ids"] {
-        case .array(let items)?:
-            monitors = []
-            for (i, item) in items.enumerated() {
-                guard let n = item.intValue, n > 0 else {
-                    throw JSONFieldError(field: "monitor_ids[\(i)]", message: "monitor_ids[\(i)] must be a monitor id.")
-                }
-                monitors.append(n)
-            }
-        case nil, .null?:
-            monitors = existing.map { ((try? JSON.parse($0.monitorIDs))?.arrayValue ?? []).compactMap(\.intValue) } ?? []
-        default:
-            throw JSONFieldError(field: "monitor_ids", message: "monitor_ids must be an array of monitor ids.")
-        }
-        let reminder = try f.int("reminder_minutes", in: 0...10_080) ?? existing?.reminderMinutes ?? 0
-        var config: JSONObject
-        if let given = try f.nested("config") {
-            config = given.object
-            // Secrets: the mask or an absent key keeps the stored value (same type only).
-            if existing?.type == type.rawValue {
-                config = Channel.restoringSecrets(config, stored: oldConfig, type: type)
-            }
-        } else if existing?.type == type.rawValue {
-            config = oldConfig
-        } else {
-            throw JSONFieldError(field: "config", message: "config is required.")
-        }
-        _ = try Channel(id: 0, name: name, type: type, enabled: enabled, events: [], monitorIDs: [], reminderMinutes: reminder,
-                        config: config)
-        return ChannelRecord(name: name, type: type.rawValue, enabled: enabled, events: JSON.array(events.map { .string($0) }).text,
-                             monitorIDs: JSON.array(monitors.map { .int($0) }).text, reminderMinutes: reminder,
-                             config: JSON.object(config).text)
     }
 }

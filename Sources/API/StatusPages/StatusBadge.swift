@@ -1,3 +1,5 @@
+import Core
+
 /// A shields.io-style badge: `<name> | <status>`. Pure (strings in, SVG out)
 /// and table-tested. The width comes from an estimate of each character's
 /// advance in 11 px Verdana (the font shields uses, with common fallbacks),
@@ -38,7 +40,7 @@ enum StatusBadge {
 
     /// Names longer than this are cut with an ellipsis: a badge is a glance.
     static func shorten(_ name: String, max: Int = 40) -> String {
-        name.count <= max ? name : String(name.prefix(max - 1)) + "…"
+        TextLimit.cut(name, to: max, in: .characters)
     }
 
     static func svg(name: String, status: String) -> String {

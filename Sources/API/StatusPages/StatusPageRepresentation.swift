@@ -9,7 +9,7 @@ enum StatusPageRepresentation {
         .object(JSONObject([
             ("id", .int(p.id)), ("slug", .string(p.slug)), ("title", .string(p.title)),
             ("description", .string(p.description)),
-            ("monitor_ids", .array(StatusPageService.ids(p.monitorIDs).map { .int($0) })),
+            ("monitor_ids", .array(p.monitorIDs.map { .int($0) })),
             ("created_at", .time(p.createdAt)), ("updated_at", .time(p.updatedAt)),
         ]))
     }

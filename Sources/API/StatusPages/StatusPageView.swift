@@ -34,7 +34,7 @@ struct StatusPageView: Sendable {
     var generatedAt: Int64
 
     static func build(_ page: StatusPageRecord, monitoring: MonitoringService, now: Int64) throws -> StatusPageView {
-        let ids = StatusPageService.ids(page.monitorIDs)
+        let ids = page.monitorIDs
         // A monitor deleted since the page was saved just drops out.
         let listed = try monitoring.monitorsWithOpenIncidents(ids)
         let (records, open) = (listed.map(\.0), listed.map(\.1))

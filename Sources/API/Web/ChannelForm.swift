@@ -6,7 +6,7 @@ import Notify
 /// channel type (SPEC §6) as one labelled field, each marked with the types
 /// that use it. Without JavaScript all fields show and only the chosen
 /// type's keys are sent on; `/static/notify.js` hides the others. The form
-/// becomes the API's JSON body, so `ChannelRoutes.parse` and the channel
+/// becomes the API's JSON body, so `ChannelValidator` (Notify) and the channel
 /// senders validate it with the API's rules and messages.
 enum ChannelForm {
     enum Kind { case url, text, secret, list, headers }

@@ -1,3 +1,5 @@
+import Core
+
 /// "<address> · <browser>" for a sign-in approval (SPEC §11): what the phone
 /// shows so its owner can tell their own sign-in from someone else's. The
 /// User-Agent is the requester's own text, so it is reduced to a known
@@ -37,7 +39,7 @@ enum ClientLabel {
             out.append(scalar)
         }
         let text = String(out).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        return text.count <= max ? text : String(text.prefix(max - 1)) + "…"
+        return TextLimit.cut(text, to: max, in: .characters)
     }
 
     private static func isHidden(_ s: Unicode.Scalar) -> Bool {

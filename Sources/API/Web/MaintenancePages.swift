@@ -37,7 +37,7 @@ struct MaintenancePages {
         let (windows, monitors) = (try monitoring.maintenanceWindows(beforeID: nil, limit: 200), try monitoring.allMonitors())
         let names = Dictionary(monitors.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         let items: [TemplateValue] = windows.map { w in
-            let ids = ((try? JSON.parse(w.monitorIDs))?.arrayValue ?? []).compactMap(\.intValue)
+            let ids = w.monitorIDs
             let state = w.endsAt <= now ? "ended" : (w.startsAt <= now ? "active" : "scheduled")
             return [
                 "id": .int(w.id), "title": .string(w.title),

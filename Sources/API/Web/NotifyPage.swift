@@ -30,7 +30,7 @@ struct NotifyPage {
 
     func add(_ req: HTTPRequest, _ ctx: SignedIn) throws -> HTTPResponse {
         do {
-            let record = try ChannelRoutes.parse(try JSONFields(try ChannelForm.body(ctx.form)), existing: nil)
+            let record = try ChannelValidator.create(try JSONFields(try ChannelForm.body(ctx.form)))
             _ = try notify.create(record)
         } catch {
             guard let e = WebLayer.formError(error) else { throw error }

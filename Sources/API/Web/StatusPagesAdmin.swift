@@ -77,7 +77,7 @@ struct StatusPagesAdmin {
         let (rows, monitors) = (try pages.list(afterID: nil, limit: 1000), try pages.monitoring.allMonitors())
         let pageItems: [TemplateValue] = rows.map { p in
             ["id": .int(p.id), "title": .string(p.title), "slug": .string(p.slug),
-             "monitor_count": .int(StatusPageService.ids(p.monitorIDs).count)]
+             "monitor_count": .int(p.monitorIDs.count)]
         }
         let options: [TemplateValue] = monitors.map { m in
             ["id": .int(m.id), "name": .string(m.name), "selected": .bool(form.monitorIDs.contains(String(m.id)))]

@@ -189,9 +189,8 @@ public final class AgentService: Sendable {
             kind = EventKind.agentOnline.rawValue
         }
         if let kind {
-            let names = JSON.array([.string(a.name)]).text
             var event = EventRecord(kind: kind, monitorID: nil, incidentID: nil, at: a.statusSince, cause: cause,
-                                    locations: names, suppressed: false)
+                                    locations: [a.name], suppressed: false)
             event.id = try Events.insert(c, event)
             try sink?.didInsert(event, on: c)
         }

@@ -71,7 +71,7 @@ public struct MonitorConfig: Sendable, Equatable {
     }
 
     /// The type-specific settings as stored (`monitors.settings`).
-    public func settingsJSON() -> JSON {
+    public func settingsJSON() -> JSONObject {
         var o = JSONObject()
         if let h = http {
             o["http"] = .object(JSONObject([
@@ -94,7 +94,7 @@ public struct MonitorConfig: Sendable, Equatable {
             case .cron(let e, let tz, let g): o["heartbeat"] = ["cron": .string(e), "timezone": .string(tz), "grace": .int(g)]
             }
         }
-        return .object(o)
+        return o
     }
 
     /// Everything the API shows of the configuration, in the spec's order;
@@ -106,9 +106,7 @@ public struct MonitorConfig: Sendable, Equatable {
             ("locations", .array(locations.map { .string($0) })), ("confirm_locations", .int(confirmLocations)),
             ("degraded_after_ms", .from(degradedAfterMs)), ("cert_expiry_days", .from(certExpiryDays)),
         ])
-        if let s = settingsJSON().objectValue {
-            for (k, v) in s.entries { o[k] = v }
-        }
+        for (k, v) in settingsJSON().entries { o[k] = v }
         return .object(o)
     }
 }

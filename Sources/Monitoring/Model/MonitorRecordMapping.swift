@@ -3,8 +3,9 @@ import Store
 
 extension MonitorConfig {
     /// Reads the configuration back from its row. Rows are written only
-    /// through `write(into:)` after validation, so a row that does not parse
-    /// means the database was edited by hand: that is reported, not guessed.
+    /// through `write(into:)` after validation, so settings that do not
+    /// validate mean the database was edited by hand: that is reported, not
+    /// guessed (JSON that does not decode already failed the row's read).
     public init(record r: MonitorRecord) throws {
         guard let type = MonitorType(rawValue: r.type) else {
             throw MonitorDataError("monitor \(r.id) has unknown type \(r.type)")
@@ -14,11 +15,11 @@ extension MonitorConfig {
         timeout = r.timeout
         retries = r.retries
         paused = r.paused
-        locations = (try JSON.parse(r.locations).arrayValue ?? []).compactMap(\.stringValue)
+        locations = r.locations
         confirmLocations = r.confirmLocations
         degradedAfterMs = r.degradedAfterMs
         certExpiryDays = r.certExpiryDays
-        let settings = try JSONFields(try JSON.parse(r.settings))
+        let settings = try JSONFields(.object(r.settings))
         switch type {
         case .http: http = try MonitorValidator.parseHTTP(try settings.nested("http"))
         case .dns: dns = try MonitorValidator.parseDNS(try settings.nested("dns"))
@@ -36,11 +37,11 @@ extension MonitorConfig {
         r.timeout = timeout
         r.retries = retries
         r.paused = paused
-        r.locations = JSON.array(locations.map { .string($0) }).text
+        r.locations = locations
         r.confirmLocations = confirmLocations
         r.degradedAfterMs = degradedAfterMs
         r.certExpiryDays = certExpiryDays
-        r.settings = settingsJSON().text
+        r.settings = settingsJSON()
     }
 
     /// A heartbeat is not polled; its interval shows the expected period.

@@ -69,13 +69,13 @@ public final class CheckExecutor: Sendable {
     /// Blocking form for check-now: runs on a worker thread, never an engine loop.
     public func run(_ config: MonitorConfig) -> CheckResult {
         let done = Semaphore()
-        let box = ResultBox()
-        run(config) { result in
-            box.set(result)
+        let result = Handoff<CheckResult>()
+        run(config) { r in
+            result.put(r)
             done.post()
         }
         done.wait()
-        return box.get()!
+        return result.take()!
     }
 
     static func evaluate(_ r: ClientResult, settings: HTTPSettings, at: Int64, location: String) -> CheckResult {
@@ -132,12 +132,4 @@ public final class CheckExecutor: Sendable {
         }
         return false
     }
-}
-
-/// Carries one result from a completion thread to the waiting one.
-private final class ResultBox: @unchecked Sendable {
-    // Written once before the semaphore is posted, read after it is waited.
-    private var value: CheckResult?
-    func set(_ v: CheckResult) { value = v }
-    func get() -> CheckResult? { value }
 }

@@ -53,10 +53,8 @@ extension MonitoringService {
                 if hourlyUntil > dailyUntil {
                     for r in try CheckResults.rollups(c, monitorID: id, resolution: 3600, from: dailyUntil, to: hourlyUntil) { add(r) }
                 }
-                let mine = windows.filter { w in
-                    let ids = MaintenanceCalendar.ids(w.monitorIDs)
-                    return ids.isEmpty || ids.contains(id)
-                }.map { (start: $0.startsAt, end: $0.endsAt) }
+                let mine = windows.filter { w in w.monitorIDs.isEmpty || w.monitorIDs.contains(id) }
+                    .map { (start: $0.startsAt, end: $0.endsAt) }
                 for r in try CheckResults.range(c, monitorID: id, fromMs: max(first, hourlyUntil) * 1000, toMs: end * 1000) {
                     let at = r.atMs / 1000
                     guard let i = slot(at) else { continue }

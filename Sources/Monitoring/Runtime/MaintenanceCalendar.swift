@@ -28,16 +28,12 @@ public final class MaintenanceCalendar: Sendable {
     public func reload(now: Int64 = Time.now()) throws {
         let rows = try database.read { try MaintenanceWindows.overlapping($0, from: now - 86_400, to: Int64.max / 2) }
         let loaded = rows.map { r in
-            Window(id: r.id, monitorIDs: Set(MaintenanceCalendar.ids(r.monitorIDs)), start: r.startsAt, end: r.endsAt)
+            Window(id: r.id, monitorIDs: Set(r.monitorIDs), start: r.startsAt, end: r.endsAt)
         }
         windows.withLock { $0 = loaded }
     }
 
     public func isInMaintenance(monitorID: Int64, at t: Int64) -> Bool {
         windows.withLock { $0.contains { $0.covers(monitorID, at: t) } }
-    }
-
-    static func ids(_ json: String) -> [Int64] {
-        ((try? JSON.parse(json))?.arrayValue ?? []).compactMap(\.intValue)
     }
 }

@@ -21,7 +21,7 @@ public struct MaintenanceInput: Sendable {
         guard !trimmed.isEmpty, TextLimit.fits(trimmed, characters: 200) else {
             throw JSONFieldError(field: "title", message: "title is required, at most \(TextLimit.describe(characters: 200)).")
         }
-        var ids: [Int64] = existing.map { MaintenanceCalendar.ids($0.monitorIDs) } ?? []
+        var ids: [Int64] = existing?.monitorIDs ?? []
         if b.has("monitor_ids") {
             guard let items = b.object["monitor_ids"]?.arrayValue else {
                 throw JSONFieldError(field: "monitor_ids", message: "monitor_ids must be an array of monitor ids ([] = every monitor).")
@@ -51,7 +51,7 @@ public struct MaintenanceInput: Sendable {
 extension MonitoringService {
     public func createMaintenance(_ input: MaintenanceInput, by: String?) throws -> MaintenanceRecord {
         try checkMonitorsExist(input.monitorIDs)
-        let record = MaintenanceRecord(title: input.title, monitorIDs: Self.idList(input.monitorIDs),
+        let record = MaintenanceRecord(title: input.title, monitorIDs: input.monitorIDs,
                                        startsAt: input.startsAt, endsAt: input.endsAt, createdBy: by)
         let stored = try database.write { c in try MaintenanceWindows.insert(c, record, now: Time.now()) }
         try calendar.reload()
@@ -60,7 +60,7 @@ extension MonitoringService {
 
     public func updateMaintenance(id: Int64, _ input: MaintenanceInput) throws -> MaintenanceRecord {
         try checkMonitorsExist(input.monitorIDs)
-        var record = MaintenanceRecord(title: input.title, monitorIDs: Self.idList(input.monitorIDs),
+        var record = MaintenanceRecord(title: input.title, monitorIDs: input.monitorIDs,
                                        startsAt: input.startsAt, endsAt: input.endsAt, createdBy: nil)
         record.id = id
         guard let stored = try database.write({ c in try MaintenanceWindows.update(c, record) }) else {
@@ -93,9 +93,5 @@ extension MonitoringService {
         for id in ids where registry.get(id) == nil {
             throw MonitoringError.notFound("No monitor with id \(id) (monitor_ids).")
         }
-    }
-
-    static func idList(_ ids: [Int64]) -> String {
-        JSON.array(ids.map { .int($0) }).text
     }
 }

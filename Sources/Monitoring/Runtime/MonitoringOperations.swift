@@ -197,15 +197,13 @@ extension MonitoringService {
 
     func apply(_ input: MonitorInput, to id: Int64) throws -> MonitorRecord {
         let recorder = self.recorder
-        let box = RecordBox()
-        try writer.perform { c in box.record = try recorder.apply(input, monitorID: id, on: c) }
-        guard let record = box.record else { throw MonitoringError.notFound("No monitor with id \(id).") }
+        // Through the batch writer, so the change is ordered after the
+        // results queued before it; the record comes back out of its closure.
+        let applied = Handoff<MonitorRecord>()
+        try writer.perform { c in
+            if let record = try recorder.apply(input, monitorID: id, on: c) { applied.put(record) }
+        }
+        guard let record = applied.take() else { throw MonitoringError.notFound("No monitor with id \(id).") }
         return record
     }
-}
-
-/// Carries a record out of a batch-writer closure.
-final class RecordBox: @unchecked Sendable {
-    // Written on the writer thread before `perform` returns; read after.
-    var record: MonitorRecord?
 }

@@ -116,7 +116,7 @@ public struct ResultRecorder: Sendable {
             case .openIncident(let kind, let cause, let locations):
                 if try Incidents.findOpen(c, monitorID: monitorID, kind: kind.rawValue) == nil {
                     _ = try Incidents.open(c, monitorID: monitorID, kind: kind.rawValue, cause: cause,
-                                           locations: Self.jsonList(locations), at: at)
+                                           locations: locations, at: at)
                     incidentsChanged = true
                 }
             case .closeIncident(let kind, let reason):
@@ -140,7 +140,7 @@ public struct ResultRecorder: Sendable {
                 case .agentOffline, .agentOnline: incident = nil
                 }
                 var event = EventRecord(kind: kind.rawValue, monitorID: monitorID, incidentID: incident, at: at,
-                                        cause: cause, locations: Self.jsonList(locations), suppressed: suppressed)
+                                        cause: cause, locations: locations, suppressed: suppressed)
                 event.id = try Events.insert(c, event)
                 try sink?.didInsert(event, on: c)
             }
@@ -149,9 +149,5 @@ public struct ResultRecorder: Sendable {
         // each closed incident (paging services resolve the rest).
         for (incident, reason) in closed { try sink?.incidentClosed(incident, reason: reason, on: c) }
         if incidentsChanged { try sink?.incidentsChanged(monitorID: monitorID, on: c) }
-    }
-
-    static func jsonList(_ items: [String]) -> String {
-        JSON.array(items.map { .string($0) }).text
     }
 }

@@ -29,8 +29,7 @@ extension MonitoringService {
                                        latencyMs: r.latencyMs.map(Int.init)))
             }
             let windows = try MaintenanceWindows.overlapping(c, from: from, to: to).filter { w in
-                let ids = MaintenanceCalendar.ids(w.monitorIDs)
-                return ids.isEmpty || ids.contains(monitorID)
+                w.monitorIDs.isEmpty || w.monitorIDs.contains(monitorID)
             }.map { (start: $0.startsAt, end: $0.endsAt) }
             return UptimeCalculator.summarize(samples: samples, maintenance: windows, from: from, to: to)
         }

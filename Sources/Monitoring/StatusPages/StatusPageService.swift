@@ -54,7 +54,7 @@ public struct StatusPageService: Sendable {
     /// is missing): all a badge needs, without the page's history.
     public func listedMonitor(slug: String, monitorID: Int64) throws -> MonitorRecord? {
         try database.read { c -> MonitorRecord? in
-            guard let page = try StatusPages.find(c, slug: slug), Self.ids(page.monitorIDs).contains(monitorID) else { return nil }
+            guard let page = try StatusPages.find(c, slug: slug), page.monitorIDs.contains(monitorID) else { return nil }
             return try Monitors.find(c, id: monitorID)
         }
     }
@@ -62,17 +62,13 @@ public struct StatusPageService: Sendable {
     /// The stored form of an input.
     public static func record(_ input: StatusPageInput) -> StatusPageRecord {
         StatusPageRecord(slug: input.slug, title: input.title, description: input.description,
-                         monitorIDs: JSON.array(input.monitorIDs.map { .int($0) }).text)
+                         monitorIDs: input.monitorIDs)
     }
 
     /// The stored page back as an input (a PATCH merges onto it).
     public static func input(_ record: StatusPageRecord) -> StatusPageInput {
         StatusPageInput(slug: record.slug, title: record.title, description: record.description,
-                        monitorIDs: ids(record.monitorIDs))
-    }
-
-    public static func ids(_ json: String) -> [Int64] {
-        ((try? JSON.parse(json))?.arrayValue ?? []).compactMap(\.intValue)
+                        monitorIDs: record.monitorIDs)
     }
 
     /// A missing monitor is a validation error of the body (`400`, naming

@@ -1,48 +1,13 @@
 import Core
 /// Text shaping shared by the chat channels (pure): each service's markup
-/// escape, neutralised group mentions, and cutting to a service's limit.
+/// escape, neutralised group mentions, and the unit their limits are cut in.
 /// Sources for every rule are in docs/notifications.md.
 enum ChatText {
-    /// The unit a service's length limit is counted in.
-    enum Unit {
-        /// For "characters": no service documents its unit, and a text's
-        /// UTF-16 length is never below its count of code points or of
-        /// characters, so a text that fits in UTF-16 fits whatever the
-        /// service counts.
-        case utf16
-        /// ntfy counts bytes.
-        case utf8
-    }
-
-    static let ellipsis = "…"
-
-    /// `text`, each character written as `render` makes it, cut to at most
-    /// `limit` units: whole characters only (never half an emoji or half an
-    /// `&amp;`), and `…` at the end when something was cut.
-    static func fit(_ text: String, limit: Int, unit: Unit = .utf16, render: (Character) -> String = { String($0) }) -> String {
-        func size(_ s: String) -> Int { unit == .utf16 ? s.utf16.count : s.utf8.count }
-        var out = ""
-        var used = 0
-        // The prefix that leaves room for the ellipsis, kept while the
-        // whole text is still being measured.
-        var cut: String?
-        let budget = limit - size(ellipsis)
-        for ch in text {
-            let piece = render(ch)
-            let n = size(piece)
-            if cut == nil, used + n > budget { cut = out }
-            used += n
-            if used > limit {
-                var kept = cut ?? ""
-                // A cut right after a line break or space reads as an
-                // unfinished line; the ellipsis goes after the last word.
-                while kept.last?.isWhitespace == true { kept.removeLast() }
-                return kept + ellipsis
-            }
-            out += piece
-        }
-        return out
-    }
+    /// The unit the chat services' "characters" are cut in
+    /// (`TextLimit.cut`): no service documents its unit, and a text's UTF-16
+    /// length is never below its count of code points or of characters, so
+    /// a text that fits in UTF-16 fits whatever the service counts.
+    static let unit = TextLimit.Unit.utf16Units
 
     /// Slack's (and Mattermost's Slack-compatible) control characters:
     /// `&`, `<` and `>` become `&amp;`, `&lt;` and `&gt;`, so no `<!channel>`,

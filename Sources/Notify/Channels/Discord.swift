@@ -13,7 +13,7 @@ public struct DiscordChannel: ChannelSender {
     public init(config f: JSONFields) throws(JSONFieldError) { url = try Validate.url(f, "webhook_url")! }
 
     public func request(for n: Notification) -> OutboundRequest? {
-        .json(url, ["content": .string(ChatText.fit(n.text, limit: Self.maxCharacters)),
+        .json(url, ["content": .string(TextLimit.cut(n.text, to: Self.maxCharacters, in: ChatText.unit)),
                     "allowed_mentions": ["parse": []]])
     }
 

@@ -32,7 +32,7 @@ public struct GoogleChatChannel: ChannelSender {
     }
 
     public func request(for n: Notification) -> OutboundRequest? {
-        .json(url, ["text": .string(ServiceText.prefix(Self.neutralized(n.text), utf8Bytes: Self.textLimit))])
+        .json(url, ["text": .string(TextLimit.cut(Self.neutralized(n.text), to: Self.textLimit, in: .utf8Bytes))])
     }
 
     /// `<` → ‹ and `>` → ›: no mention, link or other `<…>` markup from a

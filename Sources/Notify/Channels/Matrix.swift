@@ -35,8 +35,8 @@ public struct MatrixChannel: ChannelSender {
     }
 
     public func request(for n: Notification) -> OutboundRequest? {
-        let title = ServiceText.prefix(n.title, utf8Bytes: Self.textLimit)
-        let body = ServiceText.prefix(n.body, utf8Bytes: max(0, Self.textLimit - title.utf8.count - 1))
+        let title = TextLimit.cut(n.title, to: Self.textLimit, in: .utf8Bytes)
+        let body = TextLimit.cut(n.body, to: max(0, Self.textLimit - title.utf8.count - 1), in: .utf8Bytes)
         let html = "<strong>\(ServiceText.html(title))</strong><br>"
             + body.split(separator: "\n", omittingEmptySubsequences: false).map { ServiceText.html(String($0)) }.joined(separator: "<br>")
         let content: JSON = ["msgtype": "m.text", "body": .string(title + "\n" + body), "format": "org.matrix.custom.html",

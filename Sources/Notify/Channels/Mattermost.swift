@@ -18,6 +18,7 @@ public struct MattermostChannel: ChannelSender {
     }
 
     static func text(_ text: String) -> String {
-        ChatText.fit(ChatText.neutralisingGroupMentions(text), limit: maxCharacters, render: ChatText.escapingControlCharacters)
+        TextLimit.cut(ChatText.neutralisingGroupMentions(text), to: maxCharacters, in: ChatText.unit,
+                      render: ChatText.escapingControlCharacters)
     }
 }

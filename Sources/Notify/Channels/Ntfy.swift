@@ -51,7 +51,7 @@ public struct NtfyChannel: ChannelSender {
         case nil: (2, "bell")
         }
         var body = JSONObject([("topic", .string(topic)), ("title", .string(n.title)),
-                               ("message", .string(ChatText.fit(n.body, limit: Self.maxMessageBytes, unit: .utf8))),
+                               ("message", .string(TextLimit.cut(n.body, to: Self.maxMessageBytes, in: .utf8Bytes))),
                                ("priority", .int(priority)), ("tags", [.string(tag)])])
         if let page = n.pageURL { body["click"] = .string(page) }
         let auth: [(name: String, value: String)] = token.map { [("Authorization", "Bearer \($0)")] } ?? []

@@ -49,12 +49,12 @@ public struct OpsgenieChannel: IncidentFollowing {
         if !n.locations.isEmpty { details["locations"] = .string(n.locations.joined(separator: ", ")) }
         details["since"] = .time(n.since)
         let body: JSON = [
-            "message": .string(ServiceText.prefix(n.title, scalars: Self.messageLimit)),
+            "message": .string(TextLimit.cut(n.title, to: Self.messageLimit, in: ServiceText.unit)),
             "alias": .string(AlertKey.of(n)),
-            "description": .string(ServiceText.prefix(n.body, scalars: Self.descriptionLimit)),
+            "description": .string(TextLimit.cut(n.body, to: Self.descriptionLimit, in: ServiceText.unit)),
             "priority": .string(Self.priority(AlertPriority.of(n))),
-            "source": .string(ServiceText.prefix(n.hubName, scalars: 100)),
-            "entity": .string(ServiceText.prefix(n.monitorName, scalars: 512)),
+            "source": .string(TextLimit.cut(n.hubName, to: 100, in: ServiceText.unit)),
+            "entity": .string(TextLimit.cut(n.monitorName, to: 512, in: ServiceText.unit)),
             "tags": ["pingtxt", .string(n.event?.rawValue ?? "test")],
             // Opsgenie's `details` is a map of strings.
             "details": .object(details),
@@ -64,9 +64,9 @@ public struct OpsgenieChannel: IncidentFollowing {
 
     /// `POST /v2/alerts/{alias}/{close|acknowledge}?identifierType=alias`.
     func action(_ verb: String, _ n: Notification, note: String, user: String? = nil) -> OutboundRequest {
-        var body = JSONObject([("source", .string(ServiceText.prefix(n.hubName, scalars: 100)))])
-        if let user { body["user"] = .string(ServiceText.prefix(user, scalars: 100)) }
-        body["note"] = .string(ServiceText.prefix(note, scalars: Self.noteLimit))
+        var body = JSONObject([("source", .string(TextLimit.cut(n.hubName, to: 100, in: ServiceText.unit)))])
+        if let user { body["user"] = .string(TextLimit.cut(user, to: 100, in: ServiceText.unit)) }
+        body["note"] = .string(TextLimit.cut(note, to: Self.noteLimit, in: ServiceText.unit))
         return .json("\(base)/v2/alerts/\(ServiceText.pathSegment(AlertKey.of(n)))/\(verb)?identifierType=alias", .object(body),
                      extraHeaders: auth)
     }

@@ -60,7 +60,7 @@ public struct PagerDutyChannel: IncidentFollowing {
         details["hub"] = .string(n.hubName)
         details["text"] = .string(n.body)
         let payload = JSONObject([
-            ("summary", .string(ServiceText.prefix(n.title, scalars: Self.summaryLimit))),
+            ("summary", .string(TextLimit.cut(n.title, to: Self.summaryLimit, in: ServiceText.unit))),
             // "The unique location of the affected system": the monitor (or agent).
             ("source", .string(n.monitorName.isEmpty ? n.hubName : n.monitorName)),
             ("severity", .string(Self.severity(AlertPriority.of(n)))),

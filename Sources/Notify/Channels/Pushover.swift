@@ -39,8 +39,8 @@ public struct PushoverChannel: ChannelSender {
     public func request(for n: Notification) -> OutboundRequest? {
         .json(base + "/1/messages.json", [
             "token": .string(appToken), "user": .string(userKey),
-            "title": .string(ServiceText.prefix(n.title, scalars: Self.titleLimit)),
-            "message": .string(ServiceText.prefix(n.body, scalars: Self.messageLimit)),
+            "title": .string(TextLimit.cut(n.title, to: Self.titleLimit, in: ServiceText.unit)),
+            "message": .string(TextLimit.cut(n.body, to: Self.messageLimit, in: ServiceText.unit)),
             "priority": .int(Int64(Self.priority(AlertPriority.of(n)))), "timestamp": .int(n.at),
         ])
     }

@@ -1,41 +1,14 @@
 import Core
 
 /// Text shaping shared by the paging and chat services added in issue 13:
-/// cutting to a service's limit without splitting a character, HTML
-/// escaping, path segments, and reading a service's error reason. Pure.
+/// the unit their limits are cut in, HTML escaping, path segments, and
+/// reading a service's error reason. Pure.
 enum ServiceText {
-    /// `s` cut to at most `scalars` Unicode scalars, whole characters only,
-    /// ending in "…" when cut. Services that count "characters" (PagerDuty,
-    /// Opsgenie, Pushover's "4-byte UTF-8 characters") count code points at
-    /// most, so a scalar bound is safe whatever they mean by a character.
-    static func prefix(_ s: String, scalars limit: Int) -> String {
-        if s.unicodeScalars.count <= limit { return s }
-        var out = ""
-        var used = 0
-        for ch in s {
-            let n = ch.unicodeScalars.count
-            if used + n > limit - 1 { break }
-            out.append(ch)
-            used += n
-        }
-        return out + "…"
-    }
-
-    /// `s` cut to at most `bytes` UTF-8 bytes, whole characters only, ending
-    /// in "…" when cut (Google Chat and Matrix bound their messages in bytes).
-    static func prefix(_ s: String, utf8Bytes limit: Int) -> String {
-        if s.utf8.count <= limit { return s }
-        var out = ""
-        var used = 0
-        let ellipsis = "…".utf8.count
-        for ch in s {
-            let n = ch.utf8.count
-            if used + n > limit - ellipsis { break }
-            out.append(ch)
-            used += n
-        }
-        return out + "…"
-    }
+    /// The unit of services that count "characters" (PagerDuty, Opsgenie,
+    /// Pushover's "4-byte UTF-8 characters") in `TextLimit.cut`: they count
+    /// code points at most, so a scalar bound is safe whatever they mean by
+    /// a character. Google Chat and Matrix bound their messages in UTF-8 bytes.
+    static let unit = TextLimit.Unit.unicodeScalars
 
     /// Text for an HTML body (Matrix `formatted_body`): `&`, `<`, `>`, `"`
     /// and `'` become entities, so a monitor name is never markup.

@@ -18,7 +18,7 @@ public struct SlackChannel: ChannelSender {
 
     /// The escaped text, cut after escaping so an entity is never split.
     static func text(_ text: String) -> String {
-        ChatText.fit(text, limit: maxCharacters, render: ChatText.escapingControlCharacters)
+        TextLimit.cut(text, to: maxCharacters, in: ChatText.unit, render: ChatText.escapingControlCharacters)
     }
 
     /// Slack refuses in plain text (`invalid_payload`, `channel_not_found`,

@@ -55,7 +55,7 @@ public struct TeamsChannel: ChannelSender {
                 out.append(t)
                 left -= n
             } else {
-                if left > 1 || out.isEmpty { out.append(ChatText.fit(t, limit: max(left, 1))) }
+                if left > 1 || out.isEmpty { out.append(TextLimit.cut(t, to: max(left, 1), in: ChatText.unit)) }
                 break
             }
         }

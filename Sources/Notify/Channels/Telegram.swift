@@ -32,7 +32,7 @@ public struct TelegramChannel: ChannelSender {
 
     public func request(for n: Notification) -> OutboundRequest? {
         .json("\(apiURL)/bot\(token)/sendMessage",
-              ["chat_id": .string(chatID), "text": .string(ChatText.fit(n.text, limit: Self.maxCharacters)),
+              ["chat_id": .string(chatID), "text": .string(TextLimit.cut(n.text, to: Self.maxCharacters, in: ChatText.unit)),
                "link_preview_options": ["is_disabled": true]])
     }
 

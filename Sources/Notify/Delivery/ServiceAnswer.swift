@@ -54,8 +54,8 @@ public struct ServiceAnswer: Sendable {
     }
 
     /// `HTTP 400` followed by the service's reason when there is one, the
-    /// reason cut to 200 characters and made one line (it is shown on the
-    /// notify page and logged).
+    /// reason made one line and cut to 200 characters and the ellipsis (it
+    /// is shown on the notify page and logged).
     public static func describe(status: Int, reason: String?) -> String {
         guard let reason, !reason.isEmpty else { return "HTTP \(status)" }
         var line = ""
@@ -63,7 +63,7 @@ public struct ServiceAnswer: Sendable {
             line.unicodeScalars.append(JSONText.isControl(scalar) ? " " : scalar)
         }
         let trimmed = line.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        return "HTTP \(status): " + (trimmed.count > 200 ? String(trimmed.prefix(200)) + "…" : trimmed)
+        return "HTTP \(status): " + TextLimit.cut(trimmed, to: 201, in: .characters)
     }
 
     /// The verdict for services with no answer format of their own: 2xx
