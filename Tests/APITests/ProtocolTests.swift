@@ -9,12 +9,12 @@ import Testing
         let c = try hub.connect()
         let head = try c.request("HEAD", "/healthz")
         #expect(head.status == 200)
-        #expect(head.header("Content-Length") == "15")   // {"status":"ok"}
+        #expect(head.header("Content-Length") == "35")   // {"status":"ok","database":"sqlite"}
         #expect(head.body.isEmpty)
         // Had a body followed the head, this next answer would not parse.
         let get = try c.request("GET", "/healthz")
         #expect(get.status == 200)
-        #expect(get.text == "{\"status\":\"ok\"}")
+        #expect(get.text == "{\"status\":\"ok\",\"database\":\"sqlite\"}")
         #expect(c.pending.isEmpty)
     }
 

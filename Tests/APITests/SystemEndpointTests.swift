@@ -1,13 +1,15 @@
 import Core
 import Testing
+import TestSupport
 
 /// `/healthz`, `/api/openapi.json` and `/metrics`.
 @Suite struct SystemEndpointTests {
-    @Test func healthz() throws {
-        let hub = try HubProcess()
+    /// SPEC §14: `/healthz` says the engine the hub runs on.
+    @Test(arguments: TestEngine.all) func healthz(engine: TestEngine) throws {
+        let hub = try HubProcess(engine: engine)
         let r = try hub.call("GET", "/healthz")
         let body = try expectJSON(r)
-        #expect(body == ["status": "ok"])
+        #expect(body == ["status": "ok", "database": .string(engine.rawValue)])
         #expect(r.header("Content-Type")?.hasPrefix("application/json") == true)
         #expect(r.header("Date")?.hasSuffix(" GMT") == true)
     }

@@ -57,6 +57,6 @@ private func issues(_ text: String?, env: [String: String] = [:]) -> [String] {
         #expect(found == ["smtp.password: PINGTXT_SMTP_PASSWORD=********: must not contain control characters",
                           "smtp.password: is required when smtp.username is set"])
         #expect(!found.joined().contains("hunter2"))
-        #expect(ConfigKeys.all.filter(\.isSecret).map(\.path) == ["smtp.password", "agent.token"])
+        #expect(ConfigKeys.all.filter(\.isSecret).map(\.path) == ["database.url", "smtp.password", "agent.token"])
     }
 }
