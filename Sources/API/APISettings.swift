@@ -13,6 +13,8 @@ public struct APISettings: Sendable {
     public var version: String = PingtxtVersion.current
     /// `/healthz`'s `database`: the engine the hub runs on (SPEC §14).
     public var databaseEngine: DatabaseEngine = .sqlite
+    /// `/healthz`'s `node`: this hub's id when several share the database.
+    public var nodeID: String?
     /// Public OAuth clients from `[[oauth.clients]]`, besides the built-in app.
     public var oauthClients: [OAuthClient] = []
     /// `[[sso.providers]]`: OpenID Connect sign-in buttons on the login page.

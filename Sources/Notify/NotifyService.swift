@@ -20,6 +20,8 @@ public final class NotifyService: Sendable {
     public let push: PushService
     let quiet: @Sendable (_ monitorID: Int64, _ at: Int64) -> Bool
     let reminders: ReminderJob
+    /// The hubs sharing the database (alone on SQLite).
+    let cluster: HubCluster
 
     /// `publicURL` is what the relay is told to show for this hub, and
     /// where notifications link back to (`Notification.pageURL`). `smtp`:
@@ -32,8 +34,10 @@ public final class NotifyService: Sendable {
     /// (the maintenance calendar lives in Monitoring; the wiring passes it).
     public init(database: Database, hubName: String = "pingtxt", publicURL: String = "", extraCAFile: String? = nil,
                 smtp: SMTPSettings? = nil, outboxRetentionDays: Int64 = 7,
-                quiet: @escaping @Sendable (_ monitorID: Int64, _ at: Int64) -> Bool = { _, _ in false }) {
+                quiet: @escaping @Sendable (_ monitorID: Int64, _ at: Int64) -> Bool = { _, _ in false },
+                cluster: HubCluster = .standalone()) {
         self.database = database
+        self.cluster = cluster
         // Built first, shared by reference: what reads the channels and what
         // wakes the delivery worker exist before the pieces that use them.
         let channels = ChannelCache()
@@ -48,26 +52,51 @@ public final class NotifyService: Sendable {
         self.smtp = SMTPTransport(settings: smtp)
         worker = DeliveryWorker(database: database,
                                 transports: [HTTPTransport(engine: engine), PushTransport(service: push), self.smtp],
-                                counters: counters, wakeup: wakeup,
+                                node: cluster.isShared ? cluster.nodeID : "", counters: counters, wakeup: wakeup,
                                 channelType: { id in
                                     guard let id else { return "none" }
                                     return channels.current.first { $0.id == id }?.type.rawValue ?? "unknown"
                                 })
         reminders = ReminderJob(database: database, notifier: notifier, outboxRetentionDays: outboxRetentionDays,
-                                wake: wake, quiet: quiet)
+                                wake: wake, quiet: quiet, leads: { cluster.isLeader })
     }
 
     /// Loads the channels (call before monitoring starts) and starts delivering.
     public func start() throws {
         try database.read { c in try notifier.reload(c) }
         try push.start()
-        let released = try database.write { c in try Outbox.releaseClaims(c, now: Time.now()) }
+        // Alone: every claim left is from this hub's previous life. Shared:
+        // only its own and those of hubs that are gone; a live hub's claims
+        // are rows it is sending right now.
+        let (node, since) = cluster.isShared ? (cluster.nodeID, cluster.liveSince) : ("", Int64.max)
+        let released = try database.write { c in try Outbox.releaseClaims(c, now: Time.now(), node: node, liveSince: since) }
         if released > 0 { Log.shared.info("notifications interrupted by a restart are sent again", ["rows": "\(released)"]) }
         worker.start()
         reminders.start()
     }
 
     func isQuiet(_ monitorID: Int64, at: Int64) -> Bool { quiet(monitorID, at) }
+
+    /// After each cluster beat (hubs sharing a database): channels changed
+    /// through another hub are loaded, and the leader hands the rows a dead
+    /// hub was sending to the living (same ids, so receivers see one alert).
+    public func clusterTick(changed: Bool) {
+        guard cluster.isShared else { return }
+        do {
+            try database.read { c in try notifier.reload(c) }
+            if cluster.isLeader {
+                let released = try database.write { c in
+                    try Outbox.releaseClaims(c, now: Time.now(), node: "", liveSince: cluster.liveSince)
+                }
+                if released > 0 {
+                    Log.shared.info("notifications a stopped hub was sending are sent again", ["rows": "\(released)"])
+                    worker.wake()
+                }
+            }
+        } catch {
+            Log.shared.warn("cluster refresh of notifications failed", ["error": "\(error)"])
+        }
+    }
 
     public func stop() {
         reminders.stop()

@@ -27,6 +27,8 @@ public final class ReminderJob: Sendable {
     let wake: @Sendable () -> Void
     /// Whether a monitor is quiet at a time (maintenance, mute): no reminders then.
     let quiet: @Sendable (_ monitorID: Int64, _ at: Int64) -> Bool
+    /// Whether this hub does the passes (the leader, when hubs share a database).
+    let leads: @Sendable () -> Bool
     /// When the outbox is pruned next (0: at the first pass).
     let nextPruneAt = Atomic<Int64>(0)
     let wakeup = Semaphore()
@@ -38,7 +40,9 @@ public final class ReminderJob: Sendable {
 
     public init(database: Database, notifier: Notifier, outboxRetentionDays: Int64 = 7, intervalSeconds: Int64 = 15,
                 clock: @escaping @Sendable () -> Int64 = { Time.now() }, wake: @escaping @Sendable () -> Void = {},
-                quiet: @escaping @Sendable (_ monitorID: Int64, _ at: Int64) -> Bool = { _, _ in false }) {
+                quiet: @escaping @Sendable (_ monitorID: Int64, _ at: Int64) -> Bool = { _, _ in false },
+                leads: @escaping @Sendable () -> Bool = { true }) {
+        self.leads = leads
         self.database = database
         self.notifier = notifier
         self.outboxRetentionDays = outboxRetentionDays
@@ -57,6 +61,10 @@ public final class ReminderJob: Sendable {
             while !stopped.load(ordering: .sequentiallyConsistent) {
                 _ = wakeup.wait(timeoutNanos: UInt64(intervalSeconds) * 1_000_000_000)
                 if stopped.load(ordering: .sequentiallyConsistent) { break }
+                // Hubs sharing a database: only the leader reminds, so each
+                // reminder is queued once (the slot update would also refuse
+                // a second, but two hubs need not race for it).
+                guard leads() else { continue }
                 do { try runOnce() } catch {
                     Log.shared.error("reminder job failed", ["error": "\(error)"])
                 }

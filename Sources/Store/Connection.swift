@@ -82,4 +82,8 @@ public final class Connection {
     /// ` FOR UPDATE` on PostgreSQL, where several hubs write at once; empty
     /// on SQLite, whose single writer already holds the whole database.
     public var forUpdate: String { engine == .postgres ? " FOR UPDATE" : "" }
+
+    /// ` FOR UPDATE SKIP LOCKED` on PostgreSQL: lock what this SELECT returns
+    /// and pass over rows another hub has locked (work queues).
+    public var forUpdateSkipLocked: String { engine == .postgres ? " FOR UPDATE SKIP LOCKED" : "" }
 }

@@ -26,6 +26,7 @@ public enum Migrations {
         Schema0011.migration,
         Schema0012.migration,
         Schema0013.migration,
+        Schema0014.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

@@ -134,6 +134,44 @@ public enum Monitors {
         try c.queryOne(SQL.find, [.integer(id)]).map { r throws(StoreError) in try MonitorRecord(row: r) }
     }
 
+    /// The monitor, its row locked until the transaction ends: what a state
+    /// change reads first, so two hubs recording results for one monitor
+    /// take turns instead of both opening an incident (PostgreSQL; SQLite's
+    /// one writer already takes turns).
+    public static func findForUpdate(_ c: Connection, id: Int64) throws(StoreError) -> MonitorRecord? {
+        try c.queryOne(SQL.find + c.forUpdate, [.integer(id)]).map { r throws(StoreError) in try MonitorRecord(row: r) }
+    }
+
+    /// What a hub compares to notice monitors changed through another hub:
+    /// `updated_at` moves with every configuration change, `paused` with
+    /// pause and resume (which leave `updated_at` alone).
+    public struct Version: Sendable, Equatable {
+        public let updatedAt: Int64
+        public let paused: Bool
+        public init(updatedAt: Int64, paused: Bool) {
+            self.updatedAt = updatedAt
+            self.paused = paused
+        }
+    }
+
+    public static func versions(_ c: Connection) throws(StoreError) -> [Int64: Version] {
+        var out: [Int64: Version] = [:]
+        for r in try c.query("SELECT id, updated_at, paused FROM monitors") {
+            out[try r.int("id")] = Version(updatedAt: try r.int("updated_at"), paused: try r.bool("paused"))
+        }
+        return out
+    }
+
+    /// Stored next due times of these monitors (a hub taking them over
+    /// resumes their schedule where the previous owner left it).
+    public static func nextDues(_ c: Connection) throws(StoreError) -> [Int64: Int64] {
+        var out: [Int64: Int64] = [:]
+        for r in try c.query("SELECT id, next_due_ms FROM monitors WHERE next_due_ms IS NOT NULL") {
+            out[try r.int("id")] = try r.int("next_due_ms")
+        }
+        return out
+    }
+
     public static func find(_ c: Connection, pingKey: String) throws(StoreError) -> MonitorRecord? {
         try c.queryOne(SQL.findByPingKey, [.text(pingKey)]).map { r throws(StoreError) in try MonitorRecord(row: r) }
     }

@@ -64,12 +64,12 @@ public enum Outbox {
             ORDER BY next_attempt_at, id LIMIT ?2
             """
         static let claim = """
-            UPDATE outbox SET status = 'sending', claimed_until = ?2, attempts = attempts + 1
+            UPDATE outbox SET status = 'sending', claimed_until = ?2, attempts = attempts + 1, claimed_by = ?4
             WHERE id = ?3 AND ((status = 'pending' AND next_attempt_at <= ?1) OR (status = 'sending' AND claimed_until <= ?1))
             RETURNING *
             """
         static let claimEarlier = """
-            UPDATE outbox SET status = 'sending', claimed_until = ?1, attempts = attempts + 1
+            UPDATE outbox SET status = 'sending', claimed_until = ?1, attempts = attempts + 1, claimed_by = ?4
             WHERE status = 'pending' AND device_id = ?2 AND id < ?3
             RETURNING *
             """
@@ -110,11 +110,16 @@ public enum Outbox {
 
     /// Claims up to `limit` due rows (pending and due, or sending with an
     /// expired claim) until `claimUntil`. Call inside a write transaction.
-    public static func claim(_ c: Connection, now: Int64, claimUntil: Int64, limit: Int) throws(StoreError) -> [OutboxRecord] {
-        let ids = try c.query(SQL.due, [.integer(now), .integer(Int64(limit))]).map { r throws(StoreError) in try r.int("id") }
+    /// `node`: the claiming hub, so its claims can be released when it dies.
+    /// Several hubs claim at once: on PostgreSQL the due rows are locked and
+    /// rows another hub is claiming are skipped (`SKIP LOCKED`) rather than
+    /// waited for; the conditional UPDATE is what decides either way.
+    public static func claim(_ c: Connection, now: Int64, claimUntil: Int64, limit: Int, node: String = "") throws(StoreError) -> [OutboxRecord] {
+        let ids = try c.query(SQL.due + c.forUpdateSkipLocked, [.integer(now), .integer(Int64(limit))])
+            .map { r throws(StoreError) in try r.int("id") }
         var out: [OutboxRecord] = []
         for id in ids {
-            if let r = try c.queryOne(SQL.claim, [.integer(now), .integer(claimUntil), .integer(id)]) {
+            if let r = try c.queryOne(SQL.claim, [.integer(now), .integer(claimUntil), .integer(id), .text(node)]) {
                 out.append(try OutboxRecord(row: r))
             }
         }
@@ -124,7 +129,7 @@ public enum Outbox {
         var latest: [Int64: Int64] = [:]
         for r in out { if let d = r.deviceID { latest[d] = max(latest[d] ?? 0, r.id) } }
         for (device, upTo) in latest.sorted(by: { $0.key < $1.key }) {
-            let earlier = try c.query(SQL.claimEarlier, [.integer(claimUntil), .integer(device), .integer(upTo)])
+            let earlier = try c.query(SQL.claimEarlier, [.integer(claimUntil), .integer(device), .integer(upTo), .text(node)])
             out.append(contentsOf: try earlier.map { r throws(StoreError) in try OutboxRecord(row: r) })
         }
         return out.sorted { $0.id < $1.id }
@@ -153,13 +158,19 @@ public enum Outbox {
         try c.queryOne(SQL.nextDue).flatMap { r throws(StoreError) in try r.optionalInt("t") }
     }
 
-    /// At start-up: rows left in `sending` by a hub that died mid-send are
-    /// due at once (only one hub runs on a database: it holds the lock), so a
-    /// crash costs no 120 s claim wait. They go out again with the same id.
+    /// Rows left in `sending` by a hub that died mid-send are due at once,
+    /// so a crash costs no claim wait; they go out again with the same id
+    /// (the idempotency key receivers see). Released: claims of `node`
+    /// itself (at its start, they are from its previous life) and of every
+    /// hub not seen since `liveSince` (on SQLite `hub_nodes` is empty: one
+    /// hub per file, so every claim is its own).
     @discardableResult
-    public static func releaseClaims(_ c: Connection, now: Int64) throws(StoreError) -> Int {
-        try c.execute("UPDATE outbox SET status = 'pending', next_attempt_at = ?, claimed_until = NULL WHERE status = 'sending'",
-                      [.integer(now)])
+    public static func releaseClaims(_ c: Connection, now: Int64, node: String = "", liveSince: Int64 = Int64.max) throws(StoreError) -> Int {
+        try c.execute("""
+            UPDATE outbox SET status = 'pending', next_attempt_at = ?1, claimed_until = NULL, claimed_by = NULL
+            WHERE status = 'sending' AND (claimed_by IS NULL OR claimed_by = ?2
+                OR claimed_by NOT IN (SELECT id FROM hub_nodes WHERE seen_at >= ?3))
+            """, [.integer(now), .text(node), .integer(liveSince)])
         return c.changes
     }
 

@@ -31,6 +31,12 @@ enum ServeCommand {
         var lock: Int32 = -1
         if case .sqlite(let path) = config.database.location.kind { lock = try lockDatabase(path) }
         defer { if lock >= 0 { close(lock) } }
+        // Several hubs may share a PostgreSQL database: this one's place among
+        // them (alone on SQLite). Built first: monitoring and alerting ask it
+        // what to run.
+        let cluster = db.engine == .postgres
+            ? HubCluster(database: db, nodeID: nodeID(config), version: CLI.versionString)
+            : HubCluster.standalone()
         try bootstrapAdmin(db)
 
         var settings = APISettings()
@@ -39,6 +45,7 @@ enum ServeCommand {
         settings.metricsPublic = config.metrics.isPublic
         settings.version = CLI.versionString
         settings.databaseEngine = db.engine
+        settings.nodeID = cluster.isShared ? cluster.nodeID : nil
         settings.oauthClients = config.oauthClients.map { OAuthClient(id: $0.id, name: $0.name, redirectURIs: $0.redirectURIs) }
         settings.ssoProviders = config.ssoProviders
         settings.ssoExtraCAFile = config.checks.caFile.isEmpty ? nil : config.checks.caFile
@@ -60,9 +67,16 @@ enum ServeCommand {
                                    extraCAFile: monitorSettings.extraCAFile,
                                    smtp: smtpSettings(config.smtp, extraCAFile: monitorSettings.extraCAFile),
                                    outboxRetentionDays: monitorSettings.retention.rawDays,
-                                   quiet: { id, at in calendar.isInMaintenance(monitorID: id, at: at) })
+                                   quiet: { id, at in calendar.isInMaintenance(monitorID: id, at: at) }, cluster: cluster)
+        let monitoring = MonitoringService(database: db, settings: monitorSettings, calendar: calendar, eventSink: notify.notifier,
+                                           cluster: cluster)
+        // Joined before anything runs, so the first checks and claims already
+        // know the other hubs.
+        try cluster.start { changed in
+            monitoring.clusterTick(changed: changed)
+            notify.clusterTick(changed: changed)
+        }
         try notify.start()
-        let monitoring = MonitoringService(database: db, settings: monitorSettings, calendar: calendar, eventSink: notify.notifier)
         try monitoring.start()
         let app = Application(database: db, settings: settings, monitoring: monitoring, notify: notify)
         let server: HTTPServer
@@ -87,6 +101,7 @@ enum ServeCommand {
         server.shutdown()
         monitoring.stop()
         notify.stop()
+        cluster.stop()   // the others take over at their next beat
         db.close()
         Log.shared.info("stopped")
         return 0
@@ -128,6 +143,14 @@ enum ServeCommand {
                             username: c.username.isEmpty ? nil : c.username, password: c.password.isEmpty ? nil : c.password,
                             from: c.from, heloName: c.heloName.isEmpty ? hostName() : c.heloName,
                             timeoutMillis: c.timeoutSeconds * 1000, extraCAFile: extraCAFile)
+    }
+
+    /// This hub's id among hubs sharing a database: host name and port, so
+    /// a restarted hub is the same node (its old claims are its own) and two
+    /// hubs on one machine are not.
+    static func nodeID(_ config: HubConfig) -> String {
+        let port = config.server.listen.port
+        return port == 0 ? "\(hostName()):\(getpid())" : "\(hostName()):\(port)"
     }
 
     /// This machine's name for EHLO, or `localhost` when it is not a plain host name.

@@ -19,7 +19,9 @@ struct SystemRoutes {
     func register(_ r: inout RouteTable) {
         // The database is open before the server starts, so being able to
         // answer at all means ready; inline, it costs no thread hop.
-        let status: JSON = ["status": "ok", "database": .string(settings.databaseEngine.rawValue)]
+        var fields: [(String, JSON)] = [("status", "ok"), ("database", .string(settings.databaseEngine.rawValue))]
+        if let node = settings.nodeID { fields.append(("node", .string(node))) }
+        let status = JSON.object(JSONObject(fields))
         let health = status.serialized()
         r.getInline("/healthz", Access.open { _ in .json(200, health) })
         let doc = openAPI

@@ -112,7 +112,8 @@ extension MonitoringService {
         if config.type == .heartbeat {
             // A heartbeat's "check" is judging its pings as of now.
             _ = judgeHeartbeat(id, now: Time.now())
-        } else if checkedHere(config) {
+        } else if atHubLocation(config) {
+            // Whichever hub the request reached checks now, owner or not.
             let result = executor.run(config)
             checksRun.add(1)
             let recorder = self.recorder

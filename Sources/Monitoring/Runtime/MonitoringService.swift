@@ -41,13 +41,20 @@ public final class MonitoringService: Sendable {
     let checksRun = Counter()
     /// Remote agents: their endpoints, liveness and check-now requests.
     public let agents: AgentService
+    /// The hubs sharing the database: which monitors this one checks, and
+    /// whether it runs the once-for-all jobs (alone on SQLite).
+    public let cluster: HubCluster
+    /// What this hub knows of the monitors' versions and owns (shared mode).
+    let clusterState = Mutex(ClusterState())
 
     /// `agentClock` (Unix milliseconds) drives agent liveness; tests inject one.
     /// `calendar`: the maintenance calendar, when the wiring built it first
     /// (alerting asks it whether a monitor is quiet); else one of its own.
     public init(database: Database, settings: MonitoringSettings, calendar: MaintenanceCalendar? = nil,
-                eventSink: (any EventSink)? = nil, agentClock: @escaping @Sendable () -> Int64 = { Time.nowMillis() }) {
+                eventSink: (any EventSink)? = nil, agentClock: @escaping @Sendable () -> Int64 = { Time.nowMillis() },
+                cluster: HubCluster = .standalone()) {
         self.database = database
+        self.cluster = cluster
         self.settings = settings
         writer = BatchWriter(database: database)
         self.calendar = calendar ?? MaintenanceCalendar(database: database)
@@ -58,7 +65,7 @@ public final class MonitoringService: Sendable {
                                                       extraCAFile: settings.extraCAFile,
                                                       sourceAddress: settings.sourceAddress),
                                  location: settings.location)
-        retention = RetentionJob(database: database, settings: settings.retention)
+        retention = RetentionJob(database: database, settings: settings.retention, leads: { cluster.isLeader })
         // The scheduler and the heartbeat watcher call functions of the
         // pieces built above, never the service itself, so nothing has to be
         // completed once `self` exists.
@@ -78,6 +85,10 @@ public final class MonitoringService: Sendable {
     public func start() throws {
         try calendar.reload()
         let records = try database.read { try Monitors.all($0) }
+        clusterState.withLock { s in
+            s.versions = Dictionary(records.map { ($0.id, Monitors.Version(updatedAt: $0.updatedAt, paused: $0.paused)) },
+                                    uniquingKeysWith: { a, _ in a })
+        }
         for record in records {
             let config = try MonitorConfig(record: record)
             registry.set(record.id, .init(config: config, createdAt: record.createdAt, pingKey: record.pingKey))
@@ -113,13 +124,19 @@ public final class MonitoringService: Sendable {
     // MARK: scheduling
 
     /// Whether this hub runs the monitor's checks: it is one of the
-    /// monitor's locations (remote-only monitors run at their agents).
-    func checkedHere(_ config: MonitorConfig) -> Bool {
+    /// monitor's locations (remote-only monitors run at their agents), and,
+    /// when hubs share a database, this hub owns the monitor.
+    func checkedHere(_ id: Int64, _ config: MonitorConfig) -> Bool {
+        atHubLocation(config) && cluster.owns(id)
+    }
+
+    /// The monitor is checked from the hub's location (by whichever hub owns it).
+    func atHubLocation(_ config: MonitorConfig) -> Bool {
         config.type == .heartbeat || config.locations.isEmpty || config.locations.contains(settings.location)
     }
 
     func activate(_ id: Int64, _ config: MonitorConfig, storedNextDue: Int64? = nil) {
-        if config.paused || !checkedHere(config) {
+        if config.paused || !checkedHere(id, config) {
             scheduler.remove(id: id)
             heartbeats.remove(id)
         } else if config.type == .heartbeat {

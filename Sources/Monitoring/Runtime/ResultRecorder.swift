@@ -29,7 +29,7 @@ public struct ResultRecorder: Sendable {
     @discardableResult
     public func apply(_ input: MonitorInput, monitorID: Int64, on c: Connection, config known: MonitorConfig? = nil,
                       returning: Bool = true) throws -> MonitorRecord? {
-        guard let record = try Monitors.find(c, id: monitorID) else { return nil }
+        guard let record = try Monitors.findForUpdate(c, id: monitorID) else { return nil }
         let config = try known ?? MonitorConfig(record: record)
         let state = MonitorStateCoding.decode(record.state, status: MonitorStatus(rawValue: record.status) ?? .pending,
                                               since: record.statusSince)

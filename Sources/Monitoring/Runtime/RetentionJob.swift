@@ -28,17 +28,20 @@ public final class RetentionJob: Sendable {
     private let settings: RetentionSettings
     private let stopping = Atomic<Bool>(false)
     private let thread = Mutex<ThreadHandle?>(nil)
+    /// Whether this hub does the pass (the leader, when hubs share a database).
+    private let leads: @Sendable () -> Bool
 
-    public init(database: Database, settings: RetentionSettings) {
+    public init(database: Database, settings: RetentionSettings, leads: @escaping @Sendable () -> Bool = { true }) {
         self.database = database
         self.settings = settings
+        self.leads = leads
     }
 
     public func start() {
         let handle = startThread(name: "retention") { [self] in
             while !stopping.load(ordering: .sequentiallyConsistent) {
                 do {
-                    try run(now: Time.now())
+                    if leads() { try run(now: Time.now()) }
                 } catch {
                     Log.shared.error("retention job failed", ["error": "\(error)"])
                 }

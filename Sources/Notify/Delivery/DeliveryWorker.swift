@@ -54,8 +54,12 @@ public final class DeliveryWorker: Sendable {
     let counters: DeliveryCounters
     /// A row's channel type ("none" for rows of no channel, "unknown" for a deleted one).
     let channelType: @Sendable (Int64?) -> String
+    /// This hub's id in its claims (hubs sharing a database; "" alone), so a
+    /// dead hub's claims are released as soon as it is known dead.
+    let node: String
 
     public init(database: Database, transports: [any DeliveryTransport], backoff: Backoff = Backoff(), claimSeconds: Int64 = 120,
+                node: String = "",
                 counters: DeliveryCounters = DeliveryCounters(), wakeup: Semaphore = Semaphore(),
                 channelType: @escaping @Sendable (Int64?) -> String = { $0 == nil ? "none" : "unknown" },
                 clock: @escaping @Sendable () -> Int64 = { Time.now() }) {
@@ -67,6 +71,7 @@ public final class DeliveryWorker: Sendable {
         self.counters = counters
         self.wakeup = wakeup
         self.channelType = channelType
+        self.node = node
         decisions = DecisionSink(database: database)
     }
 
@@ -112,7 +117,7 @@ public final class DeliveryWorker: Sendable {
     @discardableResult
     public func deliverDue(limit: Int = 500, waitForResults: Bool) throws -> Int {
         let now = clock()
-        let rows = try database.write { c in try Outbox.claim(c, now: now, claimUntil: now + claimSeconds, limit: limit) }
+        let rows = try database.write { c in try Outbox.claim(c, now: now, claimUntil: now + claimSeconds, limit: limit, node: node) }
         if rows.isEmpty { return 0 }
         let done = Semaphore()
         let byID = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })

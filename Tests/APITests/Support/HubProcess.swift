@@ -20,13 +20,13 @@ final class HubProcess {
     /// `admin`: set PINGTXT_ADMIN_EMAIL/PASSWORD (first-start admin).
     /// `arguments`: extra `serve` arguments (e.g. `--log-format json`).
     init(admin: Bool = true, environment: [String: String] = [:], arguments: [String] = [],
-         database: String? = nil, engine: TestEngine = .sqlite, start: Bool = true) throws {
+         database: String? = nil, engine: TestEngine = .sqlite, databaseURL: String? = nil, start: Bool = true) throws {
         var env = environment
         if admin {
             env["PINGTXT_ADMIN_EMAIL"] = env["PINGTXT_ADMIN_EMAIL"] ?? Self.adminEmail
             env["PINGTXT_ADMIN_PASSWORD"] = env["PINGTXT_ADMIN_PASSWORD"] ?? Self.adminPassword
         }
-        sandbox = try Sandbox(environment: env, database: database, engine: engine)
+        sandbox = try Sandbox(environment: env, database: database, engine: engine, databaseURL: databaseURL)
         self.arguments = arguments
         if start { try self.start() }
     }

@@ -17,7 +17,10 @@ final class Sandbox {
     /// `database`: a different database file (e.g. a backup) instead of `dir/pingtxt.db`.
     /// `engine`: `.postgres` puts the hub on a fresh schema of the test
     /// PostgreSQL server (`PINGTXT_DATABASE_URL`) instead of a SQLite file.
-    init(environment extra: [String: String] = [:], database: String? = nil, engine: TestEngine = .sqlite) throws {
+    /// `databaseURL`: join a database another sandbox's hub already uses
+    /// (several hubs on one PostgreSQL database).
+    init(environment extra: [String: String] = [:], database: String? = nil, engine: TestEngine = .sqlite,
+         databaseURL: String? = nil) throws {
         var template = Array("/tmp/pingtxt-apitest-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw HarnessError("mkdtemp failed: errno \(errno)")
@@ -32,7 +35,9 @@ final class Sandbox {
             "PINGTXT_SERVER_WORKERS": "4",
         ]
         self.engine = engine
-        if engine == .postgres {
+        if let databaseURL {
+            environment["PINGTXT_DATABASE_URL"] = databaseURL
+        } else if engine == .postgres {
             environment["PINGTXT_DATABASE_URL"] = try engine.url(in: dir)
         } else {
             environment["PINGTXT_DATABASE_PATH"] = database ?? "\(dir)/pingtxt.db"

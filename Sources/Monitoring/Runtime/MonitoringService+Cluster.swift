@@ -1,0 +1,67 @@
+import Core
+import Store
+
+/// What a hub sharing its database with others keeps in step (SPEC §14).
+struct ClusterState: Sendable {
+    /// `updated_at` and `paused` of every monitor as this hub last loaded it.
+    var versions: [Int64: Monitors.Version] = [:]
+}
+
+extension MonitoringService {
+    /// After each cluster beat. Monitors created, changed, paused or
+    /// deleted through another hub are loaded (within one beat, 3 s), and
+    /// when the live hubs changed each monitor goes to its new owner: the
+    /// monitors of a hub that died are scheduled here if this hub now owns
+    /// them, on the same grid (`SchedulePlan.firstDue` depends on the id and
+    /// interval only), so the first check after a take-over is not a burst.
+    public func clusterTick(changed: Bool) {
+        guard cluster.isShared else { return }
+        do {
+            try refreshFromDatabase()
+            if changed { try rebalance() }
+            try calendar.reload()
+        } catch {
+            Log.shared.warn("cluster refresh of monitors failed", ["error": "\(error)"])
+        }
+    }
+
+    /// Applies monitor changes made by other hubs. This hub's own changes
+    /// are applied when it makes them; seeing them again here re-applies the
+    /// same configuration, which leaves the schedule as it is.
+    func refreshFromDatabase() throws {
+        let versions = try database.read { try Monitors.versions($0) }
+        let known = clusterState.withLock { $0.versions }
+        let changed = versions.compactMap { id, v in known[id] == v ? nil : id }
+        let gone = known.keys.filter { versions[$0] == nil }
+        if !changed.isEmpty {
+            let records = try database.read { c in try changed.compactMap { id throws(StoreError) in try Monitors.find(c, id: id) } }
+            for record in records {
+                let config = try MonitorConfig(record: record)
+                registry.set(record.id, .init(config: config, createdAt: record.createdAt, pingKey: record.pingKey))
+                activate(record.id, config, storedNextDue: record.nextDueMs)
+            }
+        }
+        if !changed.isEmpty || !gone.isEmpty {
+            Log.shared.info("monitors changed through another hub", ["node": cluster.nodeID, "changed": "\(changed.count)",
+                                                                      "deleted": "\(gone.count)"])
+        }
+        for id in gone {
+            registry.remove(id)
+            scheduler.remove(id: id)
+            heartbeats.remove(id)
+        }
+        clusterState.withLock { $0.versions = versions }
+    }
+
+    /// The live hubs changed: schedule what this hub owns now, drop what it
+    /// no longer does.
+    func rebalance() throws {
+        let dues = try database.read { try Monitors.nextDues($0) }
+        var mine = 0
+        for (id, entry) in registry.all() {
+            activate(id, entry.config, storedNextDue: dues[id])
+            if checkedHere(id, entry.config) { mine += 1 }
+        }
+        Log.shared.info("monitors rebalanced", ["node": cluster.nodeID, "hubs": "\(cluster.liveNodes.count)", "checked_here": "\(mine)"])
+    }
+}

@@ -1,0 +1,130 @@
+import Core
+import HTTP
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Several hubs on one PostgreSQL database, through the real binary
+/// (SPEC §14): they share the checks instead of both running them, and an
+/// outage alerts once and recovers once even when one hub is killed.
+@Suite(.enabled(if: TestEngine.all.contains(.postgres))) struct ClusterE2ETests {
+    /// Two hubs on one fresh PostgreSQL schema; the second joins the first's database.
+    struct Pair {
+        let a: HubProcess
+        let b: HubProcess
+        let token: String
+
+        init() throws {
+            a = try HubProcess(engine: .postgres)
+            b = try HubProcess(admin: false, databaseURL: a.sandbox.environment["PINGTXT_DATABASE_URL"]!)
+            token = try a.token()
+            // Both beat every 3 s: after two beats each has seen the other.
+            usleep(7_000_000)
+        }
+
+        func node(_ hub: HubProcess) throws -> String {
+            try #require(try expectJSON(try hub.call("GET", "/healthz"))["node"]?.stringValue)
+        }
+
+        func checksRun(_ hub: HubProcess) throws -> Int {
+            let text = try hub.call("GET", "/metrics", token: token).text
+            let line = text.split(separator: "\n").first { $0.hasPrefix("pingtxt_checks_total ") }
+            return line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? -1
+        }
+    }
+
+    func waitUntil(_ what: String, timeoutMillis: Int, _ done: () throws -> Bool) rethrows {
+        let deadline = Time.monotonicNanos() + UInt64(timeoutMillis) * 1_000_000
+        while try !done() {
+            if Time.monotonicNanos() > deadline { Issue.record("timed out waiting for \(what)"); return }
+            usleep(100_000)
+        }
+    }
+
+    /// Eight monitors at 10 s on one target: each is checked once per
+    /// interval in total (never two checks of one monitor within an
+    /// interval), and both hubs run checks.
+    @Test func checksRunOncePerIntervalAndAreShared() throws {
+        let pair = try Pair()
+        #expect(try pair.node(pair.a) != pair.node(pair.b))
+        let target = try StandInServer(StandInServer.Route.everyPath(methods: ["GET"]) { _ in .text(200, "ok") })
+        for i in 0..<8 {
+            _ = try expectJSON(try pair.a.call("POST", "/api/monitors", token: pair.token, json: [
+                "name": .string("m\(i)"), "type": "http", "target": .string(target.baseURL + "/m\(i)"),
+                "interval": 10, "timeout": 5, "retries": 0,
+            ]), 201)
+        }
+        // The second hub learns of the monitors within a beat; the creation
+        // checks and the hand-over are over after one interval.
+        usleep(12_000_000)
+        let (startA, startB) = (try pair.checksRun(pair.a), try pair.checksRun(pair.b))
+        usleep(31_000_000)
+        let arrivals = target.exchanges
+        let (endA, endB) = (try pair.checksRun(pair.a), try pair.checksRun(pair.b))
+        // Only the requests of the measured window: the last ones per path.
+        for i in 0..<8 {
+            let times = arrivals.filter { $0.path == "/m\(i)" }.map { Int64($0.atNanos / 1_000_000) }
+            let window = times.filter { $0 >= times.last! - 30_000 }
+            #expect((3...4).contains(window.count), "m\(i): \(window.count) checks in 30 s at a 10 s interval")
+            for (x, y) in zip(times.dropFirst(), times.dropFirst(2)) where x >= times.last! - 40_000 {
+                #expect(y - x >= 7_000, "m\(i): two checks \(y - x) ms apart")
+            }
+        }
+        #expect(endA > startA && endB > startB, "both hubs check: a \(startA)→\(endA), b \(startB)→\(endB)")
+        #expect((endA - startA) + (endB - startB) <= 8 * 4, "no more checks than the monitors need")
+    }
+
+    /// An outage of one monitor: one `monitor_down` and one `monitor_up` at
+    /// the webhook, when the hub that checks the monitor is killed during
+    /// the outage (the other takes over) and when the other one is.
+    @Test(arguments: [true, false]) func killDuringAnOutageStillAlertsOnceEach(killOwner: Bool) throws {
+        let pair = try Pair()
+        let receiver = try RecordingHTTPReceiver()
+        let target = try SwitchableHTTPTarget()
+        _ = try expectJSON(try pair.a.call("POST", "/api/channels", token: pair.token, json: [
+            "name": "ops", "type": "webhook", "events": ["monitor_down", "monitor_up"],
+            "config": ["url": .string(receiver.baseURL + "/hook"), "secret": "k"],
+        ]), 201)
+        let monitor = try expectJSON(try pair.a.call("POST", "/api/monitors", token: pair.token, json: [
+            "name": "api", "type": "http", "target": .string(target.healthURL), "interval": 10, "timeout": 3, "retries": 0,
+        ]), 201)
+        let id = try #require(monitor["id"]?.intValue)
+        let nodes = [try pair.node(pair.a), try pair.node(pair.b)]
+        let ownerIsA = Rendezvous.owner(of: id, among: nodes.sorted()) == nodes[0]
+        let (owner, other) = ownerIsA ? (pair.a, pair.b) : (pair.b, pair.a)
+        // A first result that is already down sends nothing (SPEC §6): wait
+        // for the owner's first check, up, before the outage starts.
+        try waitUntil("the first check", timeoutMillis: 25_000) {
+            let m = try expectJSON(try pair.a.call("GET", "/api/monitors/\(id)", token: pair.token))
+            return m["last_check"] != nil && m["last_check"] != .null
+        }
+
+        func events(_ kind: String) -> [String] {
+            receiver.received.compactMap { r -> String? in
+                guard let body = try? JSON.parse(r.body), body["event"]?.stringValue == kind else { return nil }
+                return body["id"]?.stringValue
+            }
+        }
+        target.setStatus(503)
+        waitUntil("the down alert", timeoutMillis: 25_000) { !events("monitor_down").isEmpty }
+        if events("monitor_down").isEmpty {
+            let results = try? pair.a.call("GET", "/api/monitors/\(id)/results", token: pair.token).text
+            Issue.record("no down alert; owner \(ownerIsA ? "a" : "b"), results \(results ?? "-")\na:\n\(pair.a.log.suffix(2500))\nb:\n\(pair.b.log.suffix(2500))")
+            return
+        }
+        let survivor = killOwner ? other : owner
+        (killOwner ? owner : other).kill9()
+        target.setStatus(200)
+        // The dead hub is dead to the other after 12 s; its monitor is then
+        // checked on the survivor's grid within one interval.
+        waitUntil("the up alert", timeoutMillis: 45_000) { !events("monitor_up").isEmpty }
+        usleep(3_000_000)
+        #expect(Set(events("monitor_down")).count == 1 && Set(events("monitor_up")).count == 1,
+                "down \(events("monitor_down")), up \(events("monitor_up")); survivor's log:\n\(survivor.log.suffix(3000))")
+        #expect(events("monitor_down").count == 1 && events("monitor_up").count == 1, "each delivered once")
+        let incidents = try expectJSON(try survivor.call("GET", "/api/incidents?monitor_id=\(id)", token: pair.token))
+        #expect(incidents["items"]?.arrayValue?.count == 1, "one incident: \(incidents)")
+    }
+}
