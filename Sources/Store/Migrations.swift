@@ -39,15 +39,7 @@ public enum Migrations {
         }
         try Database.writeTransaction(c) { c throws(StoreError) in
             try lockAgainstOtherHubs(c)
-            if c.engine == .postgres {
-                // `COLLATE NOCASE` (users.email) on PostgreSQL: a case-insensitive
-                // ICU collation under SQLite's name (Dialect).
-                // In the schema the tables go to (the first of search_path).
-                try c.executeScript("""
-                    CREATE COLLATION IF NOT EXISTS nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false)
-                    """)
-            }
-            try c.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER)")
+            try prepare(c)
         }
         let applied = try applied(c)
         let unknown = applied.filter { !seen.contains($0) }
@@ -74,6 +66,31 @@ public enum Migrations {
         }
     }
 
+    /// What every schema needs before its first migration, inside the
+    /// caller's transaction: the collation the migrations name, and the
+    /// table that records them.
+    private static func prepare(_ c: Connection) throws(StoreError) {
+        if c.engine == .postgres {
+            // `COLLATE NOCASE` (users.email) on PostgreSQL: a case-insensitive
+            // ICU collation under SQLite's name (Dialect).
+            // In the schema the tables go to (the first of search_path).
+            try c.executeScript("""
+                CREATE COLLATION IF NOT EXISTS nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false)
+                """)
+        }
+        try c.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at INTEGER)")
+    }
+
+    /// Creates the whole schema inside the caller's open write transaction
+    /// (`DatabaseCopy`), so a failure later in that transaction leaves no
+    /// half-made schema behind. The migrations are not recorded: the copy
+    /// brings the source's `schema_migrations` rows, so both databases keep
+    /// the same history. The caller holds `lockAgainstOtherHubs`.
+    static func createSchema(_ migrations: [Migration], on c: Connection) throws(StoreError) {
+        try prepare(c)
+        for m in migrations { try c.executeScript(m.sql) }
+    }
+
     /// Recorded migration names in the order they were applied (names
     /// start with their number, so within one second name order is it).
     static func applied(_ c: Connection) throws(StoreError) -> [String] {
@@ -84,7 +101,7 @@ public enum Migrations {
     /// PostgreSQL, hubs starting together would race to create the same
     /// tables: a transaction-scoped advisory lock, held only for this short
     /// schema transaction and released by its COMMIT (never across a job).
-    private static func lockAgainstOtherHubs(_ c: Connection) throws(StoreError) {
+    static func lockAgainstOtherHubs(_ c: Connection) throws(StoreError) {
         guard c.engine == .postgres else { return }
         // Keyed by schema: hubs on one schema exclude each other, databases
         // in other schemas of the same server (tests) do not wait.

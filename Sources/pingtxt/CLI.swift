@@ -16,6 +16,8 @@ enum CLI {
       user passwd --email E [--password-stdin]
       token create --email E --scope read|write [--name N]
       backup --out FILE                                 consistent online copy of the database
+      migrate-db --to postgres://…                      copy the stopped hub's SQLite database into an empty PostgreSQL one
+      migrate-db --from postgres://…                    copy a PostgreSQL database into the configured SQLite path (a new file)
       check-config [--config FILE]                      validate the configuration
       version
 
@@ -35,6 +37,7 @@ enum CLI {
             case ["user", "passwd"]: try UserCommands.passwd(args)
             case ["token", "create"]: try TokenCommand.create(args)
             case ["backup"]: try BackupCommand.run(args)
+            case ["migrate-db"]: try MigrateDBCommand.run(args)
             case ["check-config"]: try CheckConfigCommand.run(args)
             case ["version"]:
                 try args.allow(["config"])

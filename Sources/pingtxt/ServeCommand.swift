@@ -166,12 +166,13 @@ enum ServeCommand {
     /// alert twice. An advisory flock (SQLite itself uses fcntl locks, which
     /// this does not disturb) is held for the life of the process; CLI
     /// commands do not take it, so they work beside the running hub.
-    static func lockDatabase(_ path: String) throws -> Int32 {
+    /// `busy`: the refusal when the lock is held (`migrate-db` says "stop it").
+    static func lockDatabase(_ path: String, busy: String? = nil) throws -> Int32 {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CLIError("cannot open \(path) to lock it: \(String(cString: strerror(errno)))") }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             close(fd)
-            throw CLIError("another pingtxt hub is already running on the database \(path)")
+            throw CLIError(busy ?? "another pingtxt hub is already running on the database \(path)")
         }
         return fd
     }
