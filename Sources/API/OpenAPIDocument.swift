@@ -32,7 +32,9 @@ enum OpenAPIDocument {
 
     static let operations: [Operation] = [
         Operation(method: "get", path: "/healthz", summary: "Liveness: 200 once the database is open.", auth: "public",
-                  success: (200, ["type": "object", "properties": ["status": ["const": "ok"]]])),
+                  success: (200, ["type": "object", "properties": ["status": ["const": "ok"],
+                                                                   "database": ["enum": ["sqlite", "postgres"]],
+                                                                   "node": ["type": "string"]]])),
         Operation(method: "get", path: "/metrics", summary: "Prometheus metrics (read token, or public when metrics.public).",
                   auth: "read", success: (200, ["type": "string"])),
         Operation(method: "get", path: "/api/openapi.json", summary: "This document.", auth: "public", success: (200, ["type": "object"])),
@@ -59,7 +61,9 @@ enum OpenAPIDocument {
                   auth: "write account", request: ["type": "object", "required": ["current_password", "new_password"],
                                                    "properties": ["current_password": ["type": "string"],
                                                                   "new_password": ["type": "string", "minLength": 8]]],
-                  success: (200, ["type": "object", "properties": ["status": ["const": "ok"]]])),
+                  success: (200, ["type": "object", "properties": ["status": ["const": "ok"],
+                                                                   "database": ["enum": ["sqlite", "postgres"]],
+                                                                   "node": ["type": "string"]]])),
         Operation(method: "post", path: "/api/account/2fa",
                   summary: "Start TOTP enrolment: a new secret and its otpauth:// URI; not active until confirmed.",
                   auth: "write account", success: (200, ["type": "object", "required": ["secret", "otpauth_uri"],

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// `pingtxt migrate-db --to URL | --from URL [--config FILE]` (SPEC §14,
-/// docs/migrate-db.md): moves a hub between its SQLite file (the configured
+/// docs/postgres.md): moves a hub between its SQLite file (the configured
 /// `[database] path`) and a PostgreSQL database. The copying and every
 /// refusal about the databases' contents are `Store.DatabaseCopy`'s; this
 /// command picks the direction, makes sure no hub runs on the SQLite file,

@@ -35,14 +35,6 @@ import Glibc
         }
     }
 
-    func waitUntil(_ what: String, timeoutMillis: Int, _ done: () throws -> Bool) rethrows {
-        let deadline = Time.monotonicNanos() + UInt64(timeoutMillis) * 1_000_000
-        while try !done() {
-            if Time.monotonicNanos() > deadline { Issue.record("timed out waiting for \(what)"); return }
-            usleep(100_000)
-        }
-    }
-
     /// Eight monitors at 10 s on one target: each is checked once per
     /// interval in total (never two checks of one monitor within an
     /// interval), and both hubs run checks.
@@ -96,7 +88,7 @@ import Glibc
         let (owner, other) = ownerIsA ? (pair.a, pair.b) : (pair.b, pair.a)
         // A first result that is already down sends nothing (SPEC §6): wait
         // for the owner's first check, up, before the outage starts.
-        try waitUntil("the first check", timeoutMillis: 25_000) {
+        try Pages.waitUntil("the first check", timeoutMillis: 25_000) {
             let m = try expectJSON(try pair.a.call("GET", "/api/monitors/\(id)", token: pair.token))
             return m["last_check"] != nil && m["last_check"] != .null
         }
@@ -108,7 +100,7 @@ import Glibc
             }
         }
         target.setStatus(503)
-        waitUntil("the down alert", timeoutMillis: 25_000) { !events("monitor_down").isEmpty }
+        Pages.waitUntil("the down alert", timeoutMillis: 25_000) { !events("monitor_down").isEmpty }
         if events("monitor_down").isEmpty {
             let results = try? pair.a.call("GET", "/api/monitors/\(id)/results", token: pair.token).text
             Issue.record("no down alert; owner \(ownerIsA ? "a" : "b"), results \(results ?? "-")\na:\n\(pair.a.log.suffix(2500))\nb:\n\(pair.b.log.suffix(2500))")
@@ -119,7 +111,7 @@ import Glibc
         target.setStatus(200)
         // The dead hub is dead to the other after 12 s; its monitor is then
         // checked on the survivor's grid within one interval.
-        waitUntil("the up alert", timeoutMillis: 45_000) { !events("monitor_up").isEmpty }
+        Pages.waitUntil("the up alert", timeoutMillis: 45_000) { !events("monitor_up").isEmpty }
         usleep(3_000_000)
         #expect(Set(events("monitor_down")).count == 1 && Set(events("monitor_up")).count == 1,
                 "down \(events("monitor_down")), up \(events("monitor_up")); survivor's log:\n\(survivor.log.suffix(3000))")

@@ -38,6 +38,9 @@ struct SystemRoutes {
         metrics.render(into: &out)
         out.family("pingtxt_build_info", .gauge, help: "Version of the running hub.")
         out.sample("pingtxt_build_info", ["version": settings.version], 1)
+        // SPEC §14: which hub answered, when several share a database.
+        out.family("pingtxt_hub_info", .gauge, help: "This hub: its database engine and, with several hubs, its node id.")
+        out.sample("pingtxt_hub_info", ["database": settings.databaseEngine.rawValue, "node": settings.nodeID ?? ""], 1)
         out.family("pingtxt_start_time_seconds", .gauge, help: "When the hub started (Unix time).")
         out.sample("pingtxt_start_time_seconds", startedAt)
         monitoring.metrics(into: &out)
