@@ -74,6 +74,12 @@ public enum Agents {
         try c.queryOne(SQL.find, [.integer(id)]).map { r throws(StoreError) in try AgentRecord(row: r) }
     }
 
+    /// The agent, its row locked until the transaction ends: two hubs
+    /// seeing one agent change status take turns, so one event is written.
+    public static func findForUpdate(_ c: Connection, id: Int64) throws(StoreError) -> AgentRecord? {
+        try c.queryOne(SQL.find + c.forUpdate, [.integer(id)]).map { r throws(StoreError) in try AgentRecord(row: r) }
+    }
+
     public static func find(_ c: Connection, name: String) throws(StoreError) -> AgentRecord? {
         try c.queryOne(SQL.findByName, [.text(name)]).map { r throws(StoreError) in try AgentRecord(row: r) }
     }

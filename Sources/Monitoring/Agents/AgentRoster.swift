@@ -62,6 +62,37 @@ public final class AgentRoster: Sendable {
         s.byHash[r.tokenHash] = r.id
     }
 
+    /// Brings the roster up to the database's view, written by other hubs
+    /// too: new agents are added and deleted ones removed; a contact stored
+    /// later than the roster's is taken; a status whose change is stored as
+    /// newer than the roster's (another hub saw the agent come back, or the
+    /// leader saw it go silent) is adopted. What only this hub knows (a
+    /// contact not written yet) is kept.
+    public func merge(_ records: [AgentRecord]) {
+        state.withLock { s in
+            let ids = Set(records.map(\.id))
+            for id in s.byID.keys where !ids.contains(id) { s.byID[id] = nil }
+            s.byHash = s.byHash.filter { ids.contains($0.value) }
+            for r in records {
+                guard var a = s.byID[r.id] else {
+                    Self.insert(r, into: &s)
+                    continue
+                }
+                if let seen = r.lastSeenAt.map({ $0 * 1000 }), seen > (a.lastSeenMs ?? 0) {
+                    a.lastSeenMs = seen
+                    a.persistedMs = max(a.persistedMs, seen)
+                }
+                if r.statusSince > a.statusSince, let status = Status(rawValue: r.status), status != a.status {
+                    a.status = status
+                    a.statusSince = r.statusSince
+                    if status == .offline { a.forgetBefore = r.statusSince }
+                }
+                s.byID[r.id] = a
+                s.byHash[r.tokenHash] = r.id
+            }
+        }
+    }
+
     /// Forgets the agent: its token stops working at once.
     public func remove(id: Int64) {
         state.withLock { s in

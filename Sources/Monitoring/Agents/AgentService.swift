@@ -29,8 +29,13 @@ public final class AgentService: Sendable {
     /// An agent is offline after this long without contact: 3 × poll interval.
     public var offlineAfterMs: Int64 { pollInterval * 3000 }
 
+    /// Whether this hub decides that silent agents are offline (the leader,
+    /// when hubs share a database: each sees only the polls it answers).
+    let leads: @Sendable () -> Bool
+
     init(database: Database, writer: BatchWriter, recorder: ResultRecorder, registry: MonitorRegistry,
-         pollInterval: Int64, clock: @escaping @Sendable () -> Int64) {
+         pollInterval: Int64, clock: @escaping @Sendable () -> Int64, leads: @escaping @Sendable () -> Bool = { true }) {
+        self.leads = leads
         self.database = database
         self.writer = writer
         self.recorder = recorder
@@ -81,6 +86,7 @@ public final class AgentService: Sendable {
     /// offline and records that. Tests call it with their own clock.
     public func tick(nowMs: Int64) {
         broker.expire(nowMs: nowMs)
+        guard leads() else { return }
         for agent in roster.sweep(nowMs: nowMs, timeoutMs: offlineAfterMs, connected: broker.connected) {
             Log.shared.warn("agent offline", ["agent": agent.name, "silent_ms": "\(nowMs - (agent.lastSeenMs ?? nowMs))"])
             persist(agentID: agent.id)
@@ -148,6 +154,16 @@ public final class AgentService: Sendable {
 
     // MARK: contact and liveness
 
+    /// Hubs sharing a database, after each beat: agents created or deleted
+    /// through another hub, the contacts other hubs answered (written at most
+    /// once a poll interval) and the status changes they made, so every hub's
+    /// quorum counts the same agents and the leader judges silence on every
+    /// hub's polls.
+    public func refreshFromDatabase() throws {
+        let records = try database.read { try Agents.all($0) }
+        roster.merge(records)
+    }
+
     /// The agent whose token has this hash.
     public func authenticate(tokenHash: [UInt8]) -> AgentRoster.Agent? {
         roster.agent(tokenHash: tokenHash)
@@ -175,7 +191,7 @@ public final class AgentService: Sendable {
     /// The event is inserted before the row changes, so the notifier still
     /// reads the old `status_since` (how long it was away) from the row.
     static func syncStatus(_ c: Connection, agentID: Int64, roster: AgentRoster, sink: (any EventSink)?) throws {
-        guard let a = roster.agent(id: agentID), let row = try Agents.find(c, id: agentID) else { return }
+        guard let a = roster.agent(id: agentID), let row = try Agents.findForUpdate(c, id: agentID) else { return }
         if let seen = a.lastSeenMs {
             try Agents.touch(c, id: agentID, at: seen / 1000, version: a.version, address: a.address)
         }

@@ -20,6 +20,7 @@ extension MonitoringService {
             try refreshFromDatabase()
             if changed { try rebalance() }
             try calendar.reload()
+            try agents.refreshFromDatabase()
         } catch {
             Log.shared.warn("cluster refresh of monitors failed", ["error": "\(error)"])
         }

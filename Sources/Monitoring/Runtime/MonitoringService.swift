@@ -60,7 +60,7 @@ public final class MonitoringService: Sendable {
         self.calendar = calendar ?? MaintenanceCalendar(database: database)
         recorder = ResultRecorder(hubLocation: settings.location, calendar: self.calendar, sink: eventSink, roster: AgentRoster())
         agents = AgentService(database: database, writer: writer, recorder: recorder, registry: registry,
-                              pollInterval: settings.agentPollInterval, clock: agentClock)
+                              pollInterval: settings.agentPollInterval, clock: agentClock, leads: { cluster.isLeader })
         executor = CheckExecutor(engine: ClientEngine(loops: 1, maxConcurrent: settings.maxConcurrent,
                                                       extraCAFile: settings.extraCAFile,
                                                       sourceAddress: settings.sourceAddress),
