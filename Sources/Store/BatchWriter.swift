@@ -11,11 +11,16 @@ import Synchronization
 ///
 /// `perform` returns only after the commit: what it wrote survives a crash.
 public final class BatchWriter: Sendable {
-    private final class Item: @unchecked Sendable {
+    private final class Item: Sendable {
         // `run` is set once at creation; `error` is written by the writer
-        // thread before `done.post()` and read by the waiter after `done.wait()`.
+        // thread before `done.post()` and read by the waiter after `done.wait()`
+        // (the semaphore orders them; the mutex makes that checkable).
         let run: @Sendable (Connection) throws -> Void
-        var error: (any Error)?
+        private let failure = Mutex<(any Error)?>(nil)
+        var error: (any Error)? {
+            get { failure.withLock { $0 } }
+            set { failure.withLock { $0 = newValue } }
+        }
         let done: Semaphore?
         let completion: (@Sendable ((any Error)?) -> Void)?
         init(run: @escaping @Sendable (Connection) throws -> Void, waits: Bool,

@@ -15,10 +15,21 @@ final class Checkpointer: Sendable {
     private let thread = Mutex<ThreadHandle?>(nil)
 
     init(path: String, busyTimeoutMillis: Int) throws(StoreError) {
-        let connection = try Connection(path: path, role: .checkpointer, busyTimeoutMillis: busyTimeoutMillis)
-        let box = ConnectionBox(connection)
+        // The connection is opened on the thread that uses it, so it never
+        // crosses threads; whether that worked comes back through `opened`.
+        let opened = Handoff<StoreError?>()
+        let ready = Semaphore()
         let handle = startThread(name: "db-checkpoint") { [self] in
-            let c = box.connection
+            let c: Connection
+            do throws(StoreError) {
+                c = try Connection(path: path, role: .checkpointer, busyTimeoutMillis: busyTimeoutMillis)
+                opened.put(nil)
+                ready.post()
+            } catch {
+                opened.put(error)
+                ready.post()
+                return
+            }
             while !stopping.load(ordering: .sequentiallyConsistent) {
                 var pause = timespec(tv_sec: 0, tv_nsec: 200_000_000)
                 nanosleep(&pause, nil)
@@ -32,6 +43,11 @@ final class Checkpointer: Sendable {
             try? c.executeScript("PRAGMA wal_checkpoint(PASSIVE)")
             c.close()
         }
+        ready.wait()
+        if let failure = opened.take() ?? nil {
+            handle.join()
+            throw failure
+        }
         thread.withLock { $0 = handle }
     }
 
@@ -40,10 +56,4 @@ final class Checkpointer: Sendable {
         let handle = thread.withLock { h in let copy = h; h = nil; return copy }
         handle?.join()
     }
-}
-
-/// Hands the checkpointer's connection to its thread; only that thread uses it.
-private final class ConnectionBox: @unchecked Sendable {
-    let connection: Connection
-    init(_ connection: Connection) { self.connection = connection }
 }

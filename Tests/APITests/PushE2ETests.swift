@@ -21,10 +21,10 @@ import Glibc
         var access = ""
         var deviceID: Int64 = 0
 
-        init(mobile: MobileAPITests, events: [JSON] = ["monitor_down", "monitor_up"]) throws {
+        init(mobile: MobileAPITests, engine: TestEngine, events: [JSON] = ["monitor_down", "monitor_up"]) throws {
             relay = try FakePushRelay()
             target = try SwitchableHTTPTarget()
-            hub = try MonitoringHub()
+            hub = try MonitoringHub(engine: engine)
             let s = try expectJSON(try hub.call("PATCH", "/api/settings",
                                                 json: ["mobile_push": ["enabled": true, "relay_url": .string(relay.baseURL)]]))
             #expect(s["mobile_push"]?["registered"] == true)
@@ -55,8 +55,8 @@ import Glibc
         }
     }
 
-    @Test func downUpMaintenanceAndLiveActivity() throws {
-        let s = try Setup(mobile: mobile, events: ["monitor_down", "monitor_up"])
+    @Test(arguments: TestEngine.all) func downUpMaintenanceAndLiveActivity(engine: TestEngine) throws {
+        let s = try Setup(mobile: mobile, engine: engine, events: ["monitor_down", "monitor_up"])
         let hubID = try #require(try expectJSON(try s.hub.call("GET", "/api/settings"))["hub_id"]?.stringValue)
         // The phone can show a Live Activity.
         let put = try s.hub.hub.call("PUT", "/api/mobile/live-activity/start-token", token: s.access,
@@ -109,8 +109,8 @@ import Glibc
         #expect(Set(s.relay.delivered.map(\.id)).count == s.relay.delivered.count)
     }
 
-    @Test func relayDownWhileTheHubIsKilledEveryAlertArrivesOnce() throws {
-        let s = try Setup(mobile: mobile)
+    @Test(arguments: TestEngine.all) func relayDownWhileTheHubIsKilledEveryAlertArrivesOnce(engine: TestEngine) throws {
+        let s = try Setup(mobile: mobile, engine: engine)
         let (id, _) = try s.hub.createChecked(httpMonitor("API", s.target.healthURL))
         s.relay.failSends(status: 503, retryAfter: "1")
         s.target.setStatus(503)

@@ -61,7 +61,8 @@ extension AgentService {
             work.append((r, config))
         }
         let recorder = self.recorder
-        let box = IngestBox()
+        // Put by the last run of the closure (a failed batch is redone): read after `perform`.
+        let counts = Handoff<(stored: Int, answered: [Int])>()
         let items = work
         try writer.perform { c in
             var stored: [Int] = []
@@ -76,16 +77,16 @@ extension AgentService {
                 stored.append(i)
                 answered.append(i)
             }
-            box.stored = stored.count
-            box.answered = answered
+            counts.put((stored.count, answered))
         }
-        for i in box.answered {
+        let (storedCount, answered) = counts.take() ?? (0, [])
+        for i in answered {
             let r = items[i].0
             if let id = r.requestID {
                 broker.answer(requestID: id, agentID: agent.id, monitorID: r.monitorID, Self.checkResult(r, location: name))
             }
         }
-        return (box.stored, results.count - box.stored)
+        return (storedCount, results.count - storedCount)
     }
 
     static func checkResult(_ r: UploadedResult, location: String) -> CheckResult {
@@ -104,11 +105,4 @@ extension AgentService {
     }
 
     func withdraw(_ wait: CheckNowWait) { broker.withdraw(wait) }
-}
-
-/// Carries counts out of a batch-writer closure.
-private final class IngestBox: @unchecked Sendable {
-    // Written on the writer thread before `perform` returns; read after.
-    var stored = 0
-    var answered: [Int] = []
 }
