@@ -111,7 +111,13 @@ public final class Database: Sendable {
     public func readStatement<T>(_ body: (Connection) throws -> T) throws -> T {
         try readers.with { conn in
             try conn.backend.ensureUsable()
-            return try body(conn)
+            do {
+                return try body(conn)
+            } catch where conn.backend.isBroken {
+                // A read, so safe to run again on a new connection.
+                try conn.backend.ensureUsable()
+                return try body(conn)
+            }
         }
     }
 
@@ -176,7 +182,15 @@ public final class Database: Sendable {
     }
 
     static func transaction<T>(_ c: Connection, begin: String, _ body: (Connection) throws -> T) throws -> T {
-        try c.execute(begin)
+        do {
+            try c.execute(begin)
+        } catch where c.backend.isBroken {
+            // The server went away since this connection was last used (a
+            // restart, a failover): nothing has run yet, so reconnect and
+            // begin again rather than fail this transaction too.
+            try c.backend.ensureUsable()
+            try c.execute(begin)
+        }
         let result: T
         do {
             result = try body(c)

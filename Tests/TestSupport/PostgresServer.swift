@@ -18,6 +18,9 @@ public final class PostgresServer: Sendable {
     public let port: Int
     public let directory: String
     private let schemas = Atomic<Int>(0)
+    /// What starting the server again needs (`restart`).
+    private let start: [String]
+    private let stopped = Atomic<Bool>(false)
 
     /// The one server of this process, started on first use.
     public static let shared: Result<PostgresServer, ChildProcessError> = {
@@ -41,6 +44,10 @@ public final class PostgresServer: Sendable {
         }
         return versions.max().map { "/usr/lib/postgresql/\($0)/bin" }
     }
+
+    /// A server of its own (not the shared one), for a test that stops or
+    /// restarts it.
+    public static func makePrivate() throws(ChildProcessError) -> PostgresServer { try PostgresServer() }
 
     private init() throws(ChildProcessError) {
         guard let bin = Self.binaries() else {
@@ -71,8 +78,8 @@ public final class PostgresServer: Sendable {
         port = Self.freePort()
         let options = "-c listen_addresses=127.0.0.1 -p \(port) -k \(directory) -c fsync=off -c full_page_writes=off "
             + "-c max_connections=600 -c shared_buffers=64MB"
-        try Self.run(prefix + [bin + "/pg_ctl", "-D", data, "-l", log, "-w", "-t", "60", "-o", options, "start"],
-                     log: directory + "/pg_ctl.log")
+        start = prefix + [bin + "/pg_ctl", "-D", data, "-l", log, "-w", "-t", "60", "-o", options, "start"]
+        try Self.run(start, log: directory + "/pg_ctl.log")
         Self.stopAtExit(directory)
     }
 
@@ -83,6 +90,13 @@ public final class PostgresServer: Sendable {
         let schema = "\(label.filter { $0.isLetter || $0.isNumber || $0 == "_" }.prefix(30).lowercased())_\(getpid())_\(n)"
         try execute("CREATE SCHEMA \(schema)")
         return "postgres://pingtxt@127.0.0.1:\(port)/postgres?options=-csearch_path%3D\(schema)"
+    }
+
+    /// Kills the server (SIGQUIT: immediate, as a crash would) and starts it
+    /// again on the same port: every connection to it breaks.
+    public func restart() throws {
+        Self.kill(directory)
+        try Self.run(start, log: directory + "/pg_ctl-restart.log")
     }
 
     /// Runs SQL as the superuser on the `postgres` database.
@@ -135,23 +149,30 @@ public final class PostgresServer: Sendable {
 
     // MARK: cleanup
 
-    private static let atExitDirectory = Mutex<String?>(nil)
+    private static let atExitDirectories = Mutex<[String]>([])
 
     private static func stopAtExit(_ directory: String) {
-        atExitDirectory.withLock { $0 = directory }
+        let first = atExitDirectories.withLock { dirs -> Bool in
+            dirs.append(directory)
+            return dirs.count == 1
+        }
+        guard first else { return }
         atexit {
-            if let dir = PostgresServer.atExitDirectory.withLock({ $0 }) { PostgresServer.stop(dir) }
+            for dir in PostgresServer.atExitDirectories.withLock({ $0 }) { PostgresServer.stop(dir) }
         }
     }
 
     /// Immediate shutdown (SIGQUIT to the postmaster), then the directory goes.
     static func stop(_ directory: String) {
-        if let text = readTextFile(directory + "/data/postmaster.pid"),
-           let first = text.split(separator: "\n").first, let pid = pid_t(first) {
-            kill(pid, SIGQUIT)
-            for _ in 0..<200 where kill(pid, 0) == 0 { usleep(10_000) }
-        }
+        kill(directory)
         removeTree(directory)
+    }
+
+    private static func kill(_ directory: String) {
+        guard let text = readTextFile(directory + "/data/postmaster.pid"),
+              let first = text.split(separator: "\n").first, let pid = pid_t(first) else { return }
+        Glibc.kill(pid, SIGQUIT)
+        for _ in 0..<500 where Glibc.kill(pid, 0) == 0 { usleep(10_000) }
     }
 
     /// Servers whose test process is gone.
@@ -163,7 +184,7 @@ public final class PostgresServer: Sendable {
             guard name.hasPrefix("pingtxt-pg-") else { continue }
             let dir = "/tmp/" + name
             let owner = readTextFile(dir + "/owner").flatMap { pid_t(String($0.filter(\.isNumber))) }
-            if let owner, kill(owner, 0) == 0 { continue }
+            if let owner, Glibc.kill(owner, 0) == 0 { continue }
             stale.append(dir)
         }
         closedir(d)

@@ -22,6 +22,9 @@ protocol ConnectionBackend: AnyObject {
     /// restarted or the network dropped), or throws. Called before each
     /// transaction, never inside one.
     func ensureUsable() throws(StoreError)
+    /// The connection is known to be dead (a statement just failed because
+    /// the server went away); `ensureUsable` would reconnect.
+    var isBroken: Bool { get }
     func close()
 }
 

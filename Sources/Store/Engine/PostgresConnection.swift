@@ -95,6 +95,8 @@ final class PostgresConnection: ConnectionBackend {
 
     var transactionFailed: Bool { PQtransactionStatus(conn) == PQTRANS_INERROR }
 
+    var isBroken: Bool { !closed && PQstatus(conn) != CONNECTION_OK }
+
     // MARK: statements
 
     func run(_ sql: String, _ args: [SQLValue], rows limit: Int) throws(StoreError) -> ResultSet {
@@ -203,8 +205,15 @@ final class PostgresConnection: ConnectionBackend {
 }
 
 extension String {
-    /// libpq messages span lines ("DETAIL: …"); a log line or one-line error must not.
+    /// libpq messages span lines ("DETAIL: …", tab-indented hints); a log
+    /// line or a one-line error must not.
     fileprivate func replacingNewlines() -> String {
-        String(decoding: utf8.map { $0 == 0x0A ? 0x20 : $0 }, as: UTF8.self)
+        var out: [UInt8] = []
+        for b in utf8 {
+            let c: UInt8 = b < 0x20 || b == 0x7F ? 0x20 : b
+            if c == 0x20 && out.last == 0x20 { continue }
+            out.append(c)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -7,7 +7,10 @@ import CSQLite
 /// kept in `StoreError.sqlState`.
 enum PostgresErrors {
     static func error(_ res: OpaquePointer, connection: OpaquePointer, sql: String?) -> StoreError {
-        let state = field(res, "C") ?? ""
+        var state = field(res, "C") ?? ""
+        // libpq's own failures carry no SQLSTATE; a dead connection is
+        // PostgreSQL's connection_failure.
+        if state.isEmpty && PQstatus(connection) != CONNECTION_OK { state = "08006" }
         var message = field(res, "M") ?? PostgresConnection.trimmed(PQresultErrorMessage(res))
         if let detail = field(res, "D") { message += " (\(detail))" }
         if message.isEmpty { message = PostgresConnection.trimmed(PQerrorMessage(connection)) }

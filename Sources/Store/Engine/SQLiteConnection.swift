@@ -120,4 +120,6 @@ final class SQLiteConnection: ConnectionBackend {
 
     /// A SQLite file does not go away between statements.
     func ensureUsable() throws(StoreError) {}
+
+    var isBroken: Bool { false }
 }
