@@ -83,6 +83,24 @@ public enum Heartbeats {
 
 extension Heartbeats {
     /// Monitors that have stored pings (for pruning).
+    /// Monitors pinged after ping `afterID`, and the newest ping id: how the
+    /// hub that judges a heartbeat learns of pings another hub received.
+    public static func pingedSince(_ c: Connection, afterID: Int64) throws(StoreError) -> (monitors: [Int64], lastID: Int64) {
+        let rows = try c.query("SELECT monitor_id, max(id) AS last FROM heartbeat_pings WHERE id > ? GROUP BY monitor_id",
+                               [.integer(afterID)])
+        var last = afterID
+        var monitors: [Int64] = []
+        for r in rows {
+            monitors.append(try r.int("monitor_id"))
+            last = max(last, try r.int("last"))
+        }
+        return (monitors, last)
+    }
+
+    public static func newestPingID(_ c: Connection) throws(StoreError) -> Int64 {
+        try c.scalar("SELECT coalesce(max(id), 0) FROM heartbeat_pings")?.integerValue ?? 0
+    }
+
     public static func monitorsWithPings(_ c: Connection) throws(StoreError) -> [Int64] {
         try c.query("SELECT DISTINCT monitor_id FROM heartbeat_pings").map { r throws(StoreError) in try r.int("monitor_id") }
     }

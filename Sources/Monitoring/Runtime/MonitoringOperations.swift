@@ -159,6 +159,7 @@ extension MonitoringService {
         }
         let recorder = self.recorder
         let heartbeats = self.heartbeats
+        let cluster = self.cluster
         let config = entry.config
         let (pingKind, pingExit, pingResult) = (kind, exitCode, result)
         let calendar = self.calendar
@@ -181,7 +182,10 @@ extension MonitoringService {
             }
         }, completion: { error in
             if let error { return completion(.failure(error)) }
-            if !config.paused {
+            // Only the hub that judges the heartbeat (its owner, when hubs
+            // share a database) watches it; the owner learns of a ping taken
+            // here at its next beat (`MonitoringService.clusterTick`).
+            if !config.paused && cluster.owns(id) {
                 // A failure ping already recorded the down verdict: nothing to
                 // judge until the next ping. Otherwise the watcher re-judges from
                 // the stored pings within a second and learns the new deadline.

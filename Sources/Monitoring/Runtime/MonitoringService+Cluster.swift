@@ -5,6 +5,8 @@ import Store
 struct ClusterState: Sendable {
     /// `updated_at` and `paused` of every monitor as this hub last loaded it.
     var versions: [Int64: Monitors.Version] = [:]
+    /// The newest heartbeat ping this hub has looked at (nil: not yet).
+    var lastPingID: Int64?
 }
 
 extension MonitoringService {
@@ -21,6 +23,7 @@ extension MonitoringService {
             if changed { try rebalance() }
             try calendar.reload()
             try agents.refreshFromDatabase()
+            try judgePingsTakenElsewhere()
         } catch {
             Log.shared.warn("cluster refresh of monitors failed", ["error": "\(error)"])
         }
@@ -52,6 +55,23 @@ extension MonitoringService {
             heartbeats.remove(id)
         }
         clusterState.withLock { $0.versions = versions }
+    }
+
+    /// Heartbeats this hub owns that another hub received pings for: judged
+    /// again now, so a `start` ping's shorter deadline or a success after
+    /// an outage counts within a beat, wherever the ping arrived.
+    func judgePingsTakenElsewhere() throws {
+        guard let after = clusterState.withLock({ $0.lastPingID }) else {
+            // First beat: start from now (start-up judged every heartbeat).
+            let newest = try database.read { c in try Heartbeats.newestPingID(c) }
+            clusterState.withLock { $0.lastPingID = newest }
+            return
+        }
+        let (monitors, last) = try database.read { c in try Heartbeats.pingedSince(c, afterID: after) }
+        clusterState.withLock { $0.lastPingID = last }
+        for id in monitors where cluster.owns(id) {
+            if let entry = registry.get(id), !entry.config.paused { heartbeats.setDeadline(id, Time.now()) }
+        }
     }
 
     /// The live hubs changed: schedule what this hub owns now, drop what it
