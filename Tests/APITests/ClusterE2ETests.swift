@@ -119,4 +119,35 @@ import Glibc
         let incidents = try expectJSON(try survivor.call("GET", "/api/incidents?monitor_id=\(id)", token: pair.token))
         #expect(incidents["items"]?.arrayValue?.count == 1, "one incident: \(incidents)")
     }
+
+    /// A heartbeat pinged only through the hub that does not judge it stays
+    /// up (its owner learns of the pings each beat), and goes down once
+    /// when the pings stop.
+    @Test func heartbeatPingedThroughTheOtherHubStaysUpThenGoesDownOnce() throws {
+        let pair = try Pair()
+        let receiver = try RecordingHTTPReceiver()
+        _ = try expectJSON(try pair.a.call("POST", "/api/channels", token: pair.token, json: [
+            "name": "ops", "type": "webhook", "events": ["monitor_down", "monitor_up"],
+            "config": ["url": .string(receiver.baseURL + "/hook"), "secret": "k"],
+        ]), 201)
+        let m = try expectJSON(try pair.a.call("POST", "/api/monitors", token: pair.token, json: [
+            "name": "backup", "type": "heartbeat", "heartbeat": ["period": 10, "grace": 10],
+        ]), 201)
+        let id = try #require(m["id"]?.intValue)
+        let key = try #require(m["ping_url"]?.stringValue?.split(separator: "/").last.map(String.init))
+        let nodes = [try pair.node(pair.a), try pair.node(pair.b)]
+        let notOwner = Rendezvous.owner(of: id, among: nodes.sorted()) == nodes[0] ? pair.b : pair.a
+        // 40 s of pings every 5 s, all to the hub that does not judge it:
+        // without them reaching the owner it would be late after 20 s.
+        for _ in 0..<8 {
+            #expect(try notOwner.connect().request("GET", "/ping/\(key)").status == 200)
+            usleep(5_000_000)
+            #expect(try expectJSON(try pair.a.call("GET", "/api/monitors/\(id)", token: pair.token))["status"]?.stringValue == "up")
+        }
+        func kinds() -> [String] { receiver.received.compactMap { (try? JSON.parse($0.body))?["event"]?.stringValue } }
+        #expect(kinds().isEmpty)
+        Pages.waitUntil("the down alert", timeoutMillis: 40_000) { kinds() == ["monitor_down"] }
+        usleep(4_000_000)
+        #expect(kinds() == ["monitor_down"], "\(kinds())")
+    }
 }
