@@ -184,7 +184,13 @@ enum ServeCommand {
         guard try users.count() == 0 else { return }
         let env = HubConfig.processEnvironment()
         if let email = env["PINGTXT_ADMIN_EMAIL"], let password = env["PINGTXT_ADMIN_PASSWORD"], !email.isEmpty {
-            _ = try describe { try users.create(email: email, name: nil, role: .admin, password: password) }
+            do {
+                _ = try describe { try users.create(email: email, name: nil, role: .admin, password: password) }
+            } catch where (try? users.find(email: email)) != nil {
+                // Several hubs started together on one empty database: another
+                // one created the same first admin a moment earlier.
+                return
+            }
             Log.shared.info("first admin created from PINGTXT_ADMIN_EMAIL", ["email": email])
         } else {
             Log.shared.warn("no users yet: create an admin with 'pingtxt user add --email you@example.com --role admin', "
