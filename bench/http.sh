@@ -15,6 +15,12 @@
 #                     default = pingtxt as shipped (access_log on, one log line
 #                     per request to stderr, here redirected to a file);
 #                     quiet = PINGTXT_SERVER_ACCESS_LOG=false
+#   ENGINES=sqlite    or sqlite,postgres: the hub rows once per engine, each on
+#                     a fresh database (PostgreSQL: a throwaway cluster from
+#                     bench/pg.sh, fsync on); PostgreSQL rows are labelled
+#                     "(mode, pg)" and get a "x sqlite" ratio to the SQLite row
+#                     of the same run (the reference)
+#   PG_STATS=1        pg_stat_statements on; top statements after each pg row
 #   SKIP_BUILD=1      do not run swift build
 #   PINGTXT_BIN=path  bench this binary instead of .build/release/pingtxt
 #
@@ -34,6 +40,7 @@ RUNS=${RUNS:-1}
 MODES=${MODES:-"default quiet"}
 
 need_pkgs "wrk nginx" wrk nginx-light
+parse_engines
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 build_firstok
 build_pingtxt
@@ -50,16 +57,28 @@ start_nginx "$TMP" "$NGINX_PORT"
 # --- pingtxt -----------------------------------------------------------------
 HUB_PORT=$("$FIRSTOK" port)
 export PINGTXT_SERVER_LISTEN="127.0.0.1:$HUB_PORT"
-export PINGTXT_DATABASE_PATH="$TMP/hub/pingtxt.db"
 export PINGTXT_ADMIN_EMAIL="bench@example.com"
 export PINGTXT_ADMIN_PASSWORD="bench-password-123"
 mkdir -p "$TMP/hub"
 HUB_LOG=""
+if has_engine postgres; then
+    PG_KEEP_LOG="$OUT_DIR/http-$STAMP.pg-server.log"
+    pg_start
+    PG_URL=$(pg_createdb httpbench)
+fi
+# use_engine sqlite|postgres: the database the next hub start and CLI use.
+use_engine() {
+    if [[ $1 == postgres ]]; then
+        unset PINGTXT_DATABASE_PATH; export PINGTXT_DATABASE_URL="$PG_URL"
+    else
+        unset PINGTXT_DATABASE_URL; export PINGTXT_DATABASE_PATH="$TMP/hub/pingtxt.db"
+    fi
+}
 
 HUB_STARTS=0
-start_hub() {   # $1 = mode
+start_hub() {   # $1 = mode (the engine is use_engine's)
     HUB_STARTS=$((HUB_STARTS + 1))
-    HUB_LOG="$TMP/hub/serve-$HUB_STARTS-$1.log"
+    HUB_LOG="$TMP/hub/serve-$HUB_STARTS-$1-${PINGTXT_DATABASE_URL:+pg}.log"
     if [[ $1 == quiet ]]; then
         PINGTXT_SERVER_ACCESS_LOG=false "$BIN" serve >"$HUB_LOG" 2>&1 &
     else
@@ -69,27 +88,46 @@ start_hub() {   # $1 = mode
     "$FIRSTOK" wait "$HUB_PORT" 10000 /healthz || { cat "$HUB_LOG" >&2; die "pingtxt serve did not answer"; }
 }
 
-# First start creates the database and the admin; then one read token.
-start_hub default
-TOKEN=$("$BIN" token create --email "$PINGTXT_ADMIN_EMAIL" --scope read --name bench)
-[[ $TOKEN == pmk_* ]] || die "token create printed '$TOKEN'"
-stop_pid "$HUB_PID"; HUB_PID=""
+# First start creates the database and the admin; then one read token (per engine).
+declare -A TOKENS
+for engine in "${ENGINE_LIST[@]}"; do
+    use_engine "$engine"
+    start_hub default
+    TOKENS[$engine]=$("$BIN" token create --email "$PINGTXT_ADMIN_EMAIL" --scope read --name bench)
+    [[ ${TOKENS[$engine]} == pmk_* ]] || die "token create ($engine) printed '${TOKENS[$engine]}'"
+    stop_pid "$HUB_PID"; HUB_PID=""
+done
 
 # --- runs --------------------------------------------------------------------
 bench() {   # $1 = label, rest = wrk args; appends a row, sets LAST_RPS
     local label=$1; shift
-    local raw rps p99 non2xx errs ratio
+    local raw rps p99 non2xx errs ratio p0=0 p1=0 k0 k1
+    [[ $label == *", pg)" ]] && { pg_stat_reset httpbench; p0=$(pg_cpu_ticks); }
+    k0=$(cpu_ticks "$HUB_PID")
     raw=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@")
+    k1=$(cpu_ticks "$HUB_PID")
+    [[ $label == *", pg)" ]] && p1=$(pg_cpu_ticks)
     printf '## %s\n%s\n\n' "$label" "$raw" >>"$TMP/wrk-raw.txt"
     read -r rps p99 non2xx errs < <(printf '%s\n' "$raw" | parse_wrk)
     LAST_RPS=$rps
-    printf '%s\t%s\t%s\n' "$label" "$rps" "$p99" >>"$TMP/rows.tsv"
+    printf '%s\t%s\t%s\t%s\n' "$label" "$rps" "$p99" "$run" >>"$TMP/rows.tsv"
     if [[ -n ${NGINX_RPS:-} && $NGINX_RPS != 0 ]]; then
         ratio=$(awk -v a="$rps" -v b="$NGINX_RPS" 'BEGIN { printf "%.2fx", a / b }')
     else
         ratio="1.00x"
     fi
-    printf '%-24s %12.0f %10.2f %8s %8s  %s\n' "$label" "$rps" "$p99" "$ratio" "$non2xx" "$errs" | tee -a "$OUT"
+    # PostgreSQL rows: ratio to the SQLite row of the same label in this run.
+    local ref=${RUN_RPS["${label/, pg)/)}"]:-} xs=-
+    RUN_RPS[$label]=$rps
+    [[ $label == *", pg)" && -n $ref ]] && xs=$(awk -v a="$rps" -v b="$ref" 'BEGIN { printf "%.2fx", (b > 0) ? a / b : 0 }')
+    printf '%-24s %12.0f %10.2f %8s %8s %8s  %s\n' "$label" "$rps" "$p99" "$ratio" "$xs" "$non2xx" "$errs" | tee -a "$OUT"
+    if [[ -n ${HUB_PID:-} ]]; then
+        say "$(awk -v k="$((k1 - k0))" -v p="$((p1 - p0))" -v h="$CLK_TCK" -v pg="$([[ $label == *", pg)" ]] && echo 1)" \
+            'BEGIN { printf "    hub CPU %.1f s", k / h; if (pg) printf ", PostgreSQL server CPU %.1f s", p / h }')"
+    fi
+    if [[ $label == *", pg)" && ${PG_STATS:-0} == 1 ]]; then
+        pg_stat_top httpbench 6 | sed 's/^/     /' | tee -a "$OUT"
+    fi
 }
 
 say "pingtxt hub HTTP bench — $(date -u '+%Y-%m-%d %H:%M:%SZ')"
@@ -97,18 +135,23 @@ say "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), bi
 say "$(nproc) cores, $(uname -r), $("$NGINX" -v 2>&1 | sed 's/.*: //'), $(wrk -v 2>&1 | head -n1 | awk '{print $1, $2}')"
 say "wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency, GET over keep-alive; nginx: static file, access_log off, worker_processes auto"
 say "pingtxt: default config (event_loops=cores, workers=16); 'default' = access log on (stderr -> file), 'quiet' = PINGTXT_SERVER_ACCESS_LOG=false"
+say "engines: ${ENGINE_LIST[*]}$(has_engine postgres && echo "; PostgreSQL $PG_VERSION on 127.0.0.1:$PG_PORT ($(pg_settings))")"
 
 for run in $(seq "$RUNS"); do
     say ""
     say "run $run/$RUNS (loadavg before: $(cut -d' ' -f1-3 /proc/loadavg); $(busy_others))"
-    say "$(printf '%-24s %12s %10s %8s %8s  %s' target 'req/s' 'p99 ms' 'x nginx' 'non-2xx' 'socket errors')"
+    say "$(printf '%-24s %12s %10s %8s %8s %8s  %s' target 'req/s' 'p99 ms' 'x nginx' 'x sqlite' 'non-2xx' 'socket errors')"
     NGINX_RPS=""
+    declare -A RUN_RPS=()
     bench "nginx static" "http://127.0.0.1:$NGINX_PORT/healthz"
     NGINX_RPS=$LAST_RPS
+    for engine in "${ENGINE_LIST[@]}"; do
+    use_engine "$engine"
+    sfx=""; [[ $engine == postgres ]] && sfx=", pg"
     for mode in $MODES; do
         start_hub "$mode"
-        bench "/healthz ($mode)" "http://127.0.0.1:$HUB_PORT/healthz"
-        bench "/api/me ($mode)" -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$HUB_PORT/api/me"
+        bench "/healthz ($mode$sfx)" "http://127.0.0.1:$HUB_PORT/healthz"
+        bench "/api/me ($mode$sfx)" -H "Authorization: Bearer ${TOKENS[$engine]}" "http://127.0.0.1:$HUB_PORT/api/me"
         if ! kill -0 "$HUB_PID" 2>/dev/null; then
             wait "$HUB_PID" 2>/dev/null && st=0 || st=$?
             cp "$HUB_LOG" "$OUT_DIR/http-$STAMP.serve-died-$HUB_STARTS.log"
@@ -117,9 +160,12 @@ for run in $(seq "$RUNS"); do
             HUB_PID=""
             continue
         fi
-        say "$(printf '  pingtxt %s: RSS after load %s kB, %s threads, log %s bytes' "$mode" \
+        say "$(printf '  pingtxt %s (%s): RSS after load %s kB, %s threads, log %s bytes' "$mode" "$engine" \
             "$(rss_kb "$HUB_PID")" "$(threads_of "$HUB_PID")" "$(stat -c %s "$HUB_LOG")")"
         stop_pid "$HUB_PID"; HUB_PID=""
+        w=$(grep -v ' request ' "$HUB_LOG" | grep -ci -e error -e warn || true)
+        [[ $w == 0 ]] || { say "  serve log ($mode, $engine): $w lines with error/warn:"; grep -v ' request ' "$HUB_LOG" | grep -i -e error -e warn | head -n 3 | sed 's/^/     /' | tee -a "$OUT"; }
+    done
     done
     say "  loadavg after run $run: $(cut -d' ' -f1-3 /proc/loadavg); $(busy_others)"
 done
@@ -128,7 +174,7 @@ done
 if [[ $RUNS -gt 1 ]]; then
     say ""
     say "median of $RUNS runs"
-    say "$(printf '%-24s %12s %10s %8s' target 'req/s' 'p99 ms' 'x nginx')"
+    say "$(printf '%-24s %12s %10s %8s %8s' target 'req/s' 'p99 ms' 'x nginx' 'x sqlite')"
     awk -F'\t' -v runs="$RUNS" '
         function median(list,   n, a, i, j, t) {
             n = split(list, a, " ")
@@ -139,8 +185,10 @@ if [[ $RUNS -gt 1 ]]; then
         {
             if (!($1 in seen)) { seen[$1] = 1; order[++k] = $1 }
             rps[$1] = rps[$1] " " $2; p99[$1] = p99[$1] " " $3; ratio[$1] = ratio[$1] " " ($2 / nginx)
+            byrun[$1, $4] = $2
+            if ($1 ~ /, pg\)$/) { ref = $1; sub(/, pg\)$/, ")", ref); if ((ref, $4) in byrun && byrun[ref, $4] > 0) xs[$1] = xs[$1] " " ($2 / byrun[ref, $4]) }
         }
-        END { for (i = 1; i <= k; i++) { t = order[i]; printf "%-24s %12.0f %10.2f %7.2fx\n", t, median(rps[t]), median(p99[t]), median(ratio[t]) } }
+        END { for (i = 1; i <= k; i++) { t = order[i]; printf "%-24s %12.0f %10.2f %7.2fx %8s\n", t, median(rps[t]), median(p99[t]), median(ratio[t]), (t in xs) ? sprintf("%.2fx", median(xs[t])) : "-" } }
     ' "$TMP/rows.tsv" | tee -a "$OUT"
 fi
 

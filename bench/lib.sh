@@ -88,10 +88,11 @@ stop_pid() {
 # the second frame of a 0.5 s `top` sample, processes above 20% CPU that are
 # not part of the bench.
 busy_others() {
-    local list
-    list=$(top -b -n 2 -d 0.5 -w 256 2>/dev/null | awk '
+    local list skip=" "
+    declare -F pg_own_pids >/dev/null && skip=" $(pg_own_pids | tr '\n' ' ') "
+    list=$(top -b -n 2 -d 0.5 -w 256 2>/dev/null | awk -v skip="$skip" '
         /^top -/ { frame++ }
-        frame == 2 && $1 ~ /^[0-9]+$/ && $9 + 0 > 20 && $12 !~ /^(wrk|nginx|pingtxt|top|firstok|hubd|CheckBench|prometheus-bla.*)$/ { printf "%s(%s%%) ", $12, $9 }' | head -c 200)
+        frame == 2 && $1 ~ /^[0-9]+$/ && $9 + 0 > 20 && index(skip, " " $1 " ") == 0 && $12 !~ /^(wrk|nginx|pingtxt|top|firstok|hubd|CheckBench|prometheus-bla.*)$/ { printf "%s(%s%%) ", $12, $9 }' | head -c 200)
     echo "busy others: ${list:-none}"
 }
 
@@ -164,11 +165,18 @@ build_checkbench() {
     [[ -x $CHECKBENCH ]] || die "no CheckBench binary at $CHECKBENCH"
 }
 
-# Environment for a bench hub on 127.0.0.1:$1 with its database under $2.
+# Environment for a bench hub on 127.0.0.1:$1 with its database under $2,
+# or, with a third argument, on that PostgreSQL URL ($2 still holds the log).
 hub_env() {
     export PINGTXT_SERVER_LISTEN="127.0.0.1:$1"
     export PINGTXT_SERVER_PUBLIC_URL="http://127.0.0.1:$1"
-    export PINGTXT_DATABASE_PATH="$2/pingtxt.db"
+    if [[ -n ${3:-} ]]; then
+        unset PINGTXT_DATABASE_PATH
+        export PINGTXT_DATABASE_URL="$3"
+    else
+        unset PINGTXT_DATABASE_URL
+        export PINGTXT_DATABASE_PATH="$2/pingtxt.db"
+    fi
     export PINGTXT_ADMIN_EMAIL="bench@example.com"
     export PINGTXT_ADMIN_PASSWORD="bench-password-123"
     export PINGTXT_SERVER_ACCESS_LOG=false
@@ -225,11 +233,32 @@ bench_begin() {
     : >"$OUT"
 }
 
+# Functions run by the EXIT trap after the pids are stopped, last registered
+# first (pg.sh's pg_stop); usage: bench_on_exit FUNCTION
+BENCH_EXIT_HOOKS=()
+bench_on_exit() { BENCH_EXIT_HOOKS=("$1" "${BENCH_EXIT_HOOKS[@]}"); }
+
 bench_cleanup() {
     local rc=$? v
     for v in "${BENCH_PID_VARS[@]}"; do stop_pid "${!v:-}"; done
+    for v in "${BENCH_EXIT_HOOKS[@]}"; do "$v" || true; done
     rm -rf "$TMP"
     exit $rc
 }
 
 say() { printf '%s\n' "$*" | tee -a "$OUT"; }
+
+# ENGINES=sqlite,postgres (commas or spaces) -> the array ENGINE_LIST; checks
+# the names. Sources bench/pg.sh when postgres is among them.
+parse_engines() {
+    local e
+    IFS=', ' read -r -a ENGINE_LIST <<<"${ENGINES:-sqlite}"
+    for e in "${ENGINE_LIST[@]}"; do
+        [[ $e == sqlite || $e == postgres ]] || die "ENGINES: unknown engine '$e' (sqlite, postgres)"
+    done
+    if [[ " ${ENGINE_LIST[*]} " == *" postgres "* ]]; then
+        # shellcheck source=bench/pg.sh
+        source "$BENCH_DIR/pg.sh"
+    fi
+}
+has_engine() { [[ " ${ENGINE_LIST[*]} " == *" $1 "* ]]; }

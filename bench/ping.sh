@@ -14,9 +14,17 @@
 # wrk stopped, at most CONNECTIONS); both numbers are printed. Pings are
 # pruned only by the hourly retention job, so nothing is dropped in between.
 #
-# Target (issue): >= 15,000 pings/s.
+# ENGINES=sqlite,postgres runs the same on each engine in turn, in one run:
+# a fresh hub per engine (PostgreSQL: a throwaway cluster from bench/pg.sh,
+# fsync on, the count taken with psql), the nginx reference before each, and
+# a summary with PostgreSQL's rate as a ratio to SQLite's (the reference) and
+# the PostgreSQL server's CPU during the run.
+#
+# Targets (issue): >= 15,000 pings/s on SQLite, >= 10,000/s durable on PostgreSQL.
 # Environment: DURATION=10s THREADS=2 CONNECTIONS=64 RUNS=1 PING_MONITORS=1
-#   SKIP_BUILD=1 PINGTXT_BIN=path
+#   ENGINES=sqlite (or sqlite,postgres / postgres) SKIP_BUILD=1 PINGTXT_BIN=path
+#   PG_STATS=1: pg_stat_statements on, its top statements printed after each
+#   PostgreSQL run (costs a little server CPU; for the diagnosis, not the figure)
 #   PERF=1: perf record the hub during the first run (bench/out/ping-<date>.perf.txt)
 # Output: stdout and bench/out/ping-<date>.txt.
 set -euo pipefail
@@ -31,8 +39,10 @@ CONNECTIONS=${CONNECTIONS:-64}
 RUNS=${RUNS:-1}
 PING_MONITORS=${PING_MONITORS:-1}
 TARGET_RPS=15000
+TARGET_RPS_PG=10000
 
 need_pkgs "wrk nginx curl python3 sqlite3" wrk nginx-light curl python3 sqlite3
+parse_engines
 build_firstok
 build_pingtxt
 
@@ -44,82 +54,131 @@ HUBD="$TMP/hubd"
 
 say "pingtxt heartbeat ping bench — $(date -u '+%Y-%m-%d %H:%M:%SZ')"
 say "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), binary $BIN, $(nproc) cores, $(uname -r)"
-say "wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency; $PING_MONITORS heartbeat monitor(s); access log off"
+say "wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency; $PING_MONITORS heartbeat monitor(s); access log off; engines: ${ENGINE_LIST[*]}"
 
 NGINX_PORT=$("$FIRSTOK" port)
 mkdir -p "$TMP/www"
 printf '{"status":"ok"}' >"$TMP/www/healthz"
 start_nginx "$TMP" "$NGINX_PORT"
 
-HUB_PORT=$("$FIRSTOK" port)
-hub_env "$HUB_PORT" "$TMP/hub"
-HUB="http://127.0.0.1:$HUB_PORT"
-DB=$PINGTXT_DATABASE_PATH
-cp "$BIN" "$HUBD"
-"$HUBD" serve >"$TMP/hub/serve.log" 2>&1 &
-HUB_PID=$!
-"$FIRSTOK" wait "$HUB_PORT" 15000 /healthz || { tail -n 20 "$TMP/hub/serve.log" >&2; die "pingtxt serve did not answer"; }
-TOKEN=$("$BIN" token create --email "$PINGTXT_ADMIN_EMAIL" --scope write --name ping-bench)
-[[ $TOKEN == pmk_* ]] || die "token create printed '$TOKEN'"
-python3 "$BENCH_DIR/api.py" heartbeat "$HUB" "$TOKEN" "$PING_MONITORS" 60 60 >"$TMP/urls"
-mapfile -t URLS <"$TMP/urls"
-[[ ${#URLS[@]} == "$PING_MONITORS" ]] || die "heartbeat creation printed ${#URLS[@]} URLs"
-code=$(curl -s -o /dev/null -w '%{http_code}' "${URLS[0]}")
-[[ $code == 200 ]] || die "GET ${URLS[0]} -> $code"
-say "ping URL: ${URLS[0]}$([[ $PING_MONITORS -gt 1 ]] && echo " (+$((PING_MONITORS - 1)) more)")"
-
-# Several keys: each wrk connection picks a path round-robin (Lua).
-WRK_SCRIPT=()
-if [[ $PING_MONITORS -gt 1 ]]; then
-    {
-        echo 'local paths = {'
-        for u in "${URLS[@]}"; do printf '  "%s",\n' "${u#http://*/}" | sed 's|^  "|  "/|'; done
-        echo '}'
-        echo 'local n = 0'
-        echo 'function setup(thread) n = n + 1; thread:set("first", n) end'
-        echo 'local i = 0'
-        echo 'function init(args) i = tonumber(first) or 0 end'
-        echo 'function request() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end'
-    } >"$TMP/paths.lua"
-    WRK_SCRIPT=(-s "$TMP/paths.lua")
+if has_engine postgres; then
+    PG_KEEP_LOG="$OUT_DIR/ping-$STAMP.pg-server.log"
+    pg_start
+    say "PostgreSQL $PG_VERSION on 127.0.0.1:$PG_PORT: $(pg_settings)"
 fi
+cp "$BIN" "$HUBD"
+SUMMARY="$TMP/summary.tsv"
+: >"$SUMMARY"
 
-db_pings() { sqlite3 "$DB" 'PRAGMA busy_timeout=5000; SELECT count(*) FROM heartbeat_pings;' | tail -n1; }
-
-say "$(printf '%-14s %10s %9s %8s %8s %10s %10s %8s  %s' target 'req/s' 'p99 ms' 'x nginx' 'non-2xx' 'wrk done' 'db rows' 'diff' 'socket errors / load')"
-for run in $(seq "$RUNS"); do
-    say "run $run/$RUNS (loadavg before: $(loadavg); $(busy_others))"
-    raw=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "http://127.0.0.1:$NGINX_PORT/healthz")
-    read -r nginx_rps nginx_p99 nginx_non2xx nginx_errs < <(parse_wrk <<<"$raw")
-    say "$(printf '%-14s %10.0f %9.2f %8s %8s %10s %10s %8s  %s' 'nginx static' "$nginx_rps" "$nginx_p99" 1.00x "$nginx_non2xx" "$(wrk_requests <<<"$raw")" - - "$nginx_errs")"
-
-    before=$(db_pings)
-    k0=$(cpu_ticks "$HUB_PID")
-    [[ ${PERF:-0} == 1 && $run == 1 ]] && perf_start "$HUB_PID" "$OUT_DIR/ping-$STAMP.perf" "${DURATION%s}"
-    raw=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "${WRK_SCRIPT[@]}" "${URLS[0]}")
-    k1=$(cpu_ticks "$HUB_PID")
-    after=$(db_pings)
-    if [[ ${PERF:-0} == 1 && $run == 1 ]]; then
-        perf_report "$OUT_DIR/ping-$STAMP.perf"
-        say "  (perf record -F 999 -g on the hub during this run; profile: $OUT_DIR/ping-$STAMP.perf.txt)"
+# One engine: a fresh hub and database, PING_MONITORS heartbeats, RUNS runs.
+bench_engine() {
+    local engine=$1 url="" dir="$TMP/hub-$1"
+    HUB_PORT=$("$FIRSTOK" port)
+    [[ $engine == postgres ]] && url=$(pg_createdb pingbench)
+    hub_env "$HUB_PORT" "$dir" "$url"
+    HUB="http://127.0.0.1:$HUB_PORT"
+    HUB_LOG="$dir/serve.log"
+    if [[ $engine == postgres ]]; then
+        db_pings() { pg_psql pingbench 'SELECT count(*) FROM heartbeat_pings'; }
+    else
+        DB=$PINGTXT_DATABASE_PATH
+        db_pings() { sqlite3 "$DB" 'PRAGMA busy_timeout=5000; SELECT count(*) FROM heartbeat_pings;' | tail -n1; }
     fi
-    printf '## run %s\n%s\n' "$run" "$raw" >>"$TMP/wrk-raw.txt"
-    read -r rps p99 non2xx errs < <(parse_wrk <<<"$raw")
-    done_n=$(wrk_requests <<<"$raw")
-    ok_n=$((done_n - non2xx))
-    rows=$((after - before))
-    ratio=$(awk -v a="$rps" -v b="$nginx_rps" 'BEGIN { printf "%.2fx", (b > 0) ? a / b : 0 }')
-    say "$(printf '%-14s %10.0f %9.2f %8s %8s %10s %10s %+8d  %s' '/ping/{key}' "$rps" "$p99" "$ratio" "$non2xx" "$ok_n" "$rows" "$((rows - ok_n))" "$errs")"
-    verdict=$(awk -v a="$rps" -v t="$TARGET_RPS" 'BEGIN { if (a >= t) print "ok"; else print "MISSED" }')
-    durable=$(awk -v d="$((rows - ok_n))" -v c="$CONNECTIONS" 'BEGIN { if (d >= 0 && d <= c) print "ok"; else print "MISMATCH" }')
-    say "  pings/s $rps (target >= $TARGET_RPS: $verdict); durability: $rows rows for $ok_n completed 2xx (rows - done = $((rows - ok_n)), allowed 0..$CONNECTIONS: $durable)"
-    say "  hub CPU during the run $(awk -v k="$((k1 - k0))" -v h="$CLK_TCK" 'BEGIN { printf "%.1f", k / h }') s, RSS $(rss_kb "$HUB_PID") kB, $(threads_of "$HUB_PID") threads; loadavg after: $(loadavg)"
-done
+    "$HUBD" serve >"$HUB_LOG" 2>&1 &
+    HUB_PID=$!
+    "$FIRSTOK" wait "$HUB_PORT" 15000 /healthz || { tail -n 20 "$HUB_LOG" >&2; die "pingtxt serve ($engine) did not answer"; }
+    TOKEN=$("$BIN" token create --email "$PINGTXT_ADMIN_EMAIL" --scope write --name ping-bench)
+    [[ $TOKEN == pmk_* ]] || die "token create printed '$TOKEN'"
+    python3 "$BENCH_DIR/api.py" heartbeat "$HUB" "$TOKEN" "$PING_MONITORS" 60 60 >"$dir/urls"
+    mapfile -t URLS <"$dir/urls"
+    [[ ${#URLS[@]} == "$PING_MONITORS" ]] || die "heartbeat creation printed ${#URLS[@]} URLs"
+    code=$(curl -s -o /dev/null -w '%{http_code}' "${URLS[0]}")
+    [[ $code == 200 ]] || die "GET ${URLS[0]} -> $code"
+    say ""
+    say "== $engine: ping URL ${URLS[0]}$([[ $PING_MONITORS -gt 1 ]] && echo " (+$((PING_MONITORS - 1)) more)"); healthz $(curl -fsS "$HUB/healthz" | tr -d '\n')"
 
-# Once more after a clean stop: nothing acknowledged may be lost on shutdown.
-total_before_stop=$(db_pings)
-stop_pid "$HUB_PID"; HUB_PID=""
-say "rows after SIGTERM: $(db_pings) (before stop: $total_before_stop; includes the 1 check ping)"
-grep -ci error "$TMP/hub/serve.log" >/dev/null && { say "serve log errors:"; grep -i error "$TMP/hub/serve.log" | head -n 3 | tee -a "$OUT"; }
+    # Several keys: each wrk connection picks a path round-robin (Lua).
+    WRK_SCRIPT=()
+    if [[ $PING_MONITORS -gt 1 ]]; then
+        {
+            echo 'local paths = {'
+            for u in "${URLS[@]}"; do printf '  "%s",\n' "${u#http://*/}" | sed 's|^  "|  "/|'; done
+            echo '}'
+            echo 'local n = 0'
+            echo 'function setup(thread) n = n + 1; thread:set("first", n) end'
+            echo 'local i = 0'
+            echo 'function init(args) i = tonumber(first) or 0 end'
+            echo 'function request() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end'
+        } >"$dir/paths.lua"
+        WRK_SCRIPT=(-s "$dir/paths.lua")
+    fi
+
+    local target=$TARGET_RPS
+    [[ $engine == postgres ]] && target=$TARGET_RPS_PG
+    say "$(printf '%-14s %10s %9s %8s %8s %10s %10s %8s  %s' target 'req/s' 'p99 ms' 'x nginx' 'non-2xx' 'wrk done' 'db rows' 'diff' 'socket errors / load')"
+    for run in $(seq "$RUNS"); do
+        say "run $run/$RUNS (loadavg before: $(loadavg); $(busy_others))"
+        raw=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "http://127.0.0.1:$NGINX_PORT/healthz")
+        read -r nginx_rps nginx_p99 nginx_non2xx nginx_errs < <(parse_wrk <<<"$raw")
+        say "$(printf '%-14s %10.0f %9.2f %8s %8s %10s %10s %8s  %s' 'nginx static' "$nginx_rps" "$nginx_p99" 1.00x "$nginx_non2xx" "$(wrk_requests <<<"$raw")" - - "$nginx_errs")"
+
+        before=$(db_pings)
+        k0=$(cpu_ticks "$HUB_PID")
+        p0=0; [[ $engine == postgres ]] && { pg_stat_reset pingbench; p0=$(pg_cpu_ticks); }
+        [[ ${PERF:-0} == 1 && $run == 1 ]] && perf_start "$HUB_PID" "$OUT_DIR/ping-$STAMP.$engine.perf" "${DURATION%s}"
+        raw=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "${WRK_SCRIPT[@]}" "${URLS[0]}")
+        k1=$(cpu_ticks "$HUB_PID")
+        p1=0; [[ $engine == postgres ]] && p1=$(pg_cpu_ticks)
+        after=$(db_pings)
+        if [[ ${PERF:-0} == 1 && $run == 1 ]]; then
+            perf_report "$OUT_DIR/ping-$STAMP.$engine.perf"
+            say "  (perf record -F 999 -g on the hub during this run; profile: $OUT_DIR/ping-$STAMP.$engine.perf.txt)"
+        fi
+        printf '## %s run %s\n%s\n' "$engine" "$run" "$raw" >>"$TMP/wrk-raw.txt"
+        read -r rps p99 non2xx errs < <(parse_wrk <<<"$raw")
+        done_n=$(wrk_requests <<<"$raw")
+        ok_n=$((done_n - non2xx))
+        rows=$((after - before))
+        ratio=$(awk -v a="$rps" -v b="$nginx_rps" 'BEGIN { printf "%.2fx", (b > 0) ? a / b : 0 }')
+        say "$(printf '%-14s %10.0f %9.2f %8s %8s %10s %10s %+8d  %s' '/ping/{key}' "$rps" "$p99" "$ratio" "$non2xx" "$ok_n" "$rows" "$((rows - ok_n))" "$errs")"
+        verdict=$(awk -v a="$rps" -v t="$target" 'BEGIN { if (a >= t) print "ok"; else print "MISSED" }')
+        durable=$(awk -v d="$((rows - ok_n))" -v c="$CONNECTIONS" 'BEGIN { if (d >= 0 && d <= c) print "ok"; else print "MISMATCH" }')
+        hub_s=$(awk -v k="$((k1 - k0))" -v h="$CLK_TCK" 'BEGIN { printf "%.1f", k / h }')
+        pg_s=$(awk -v k="$((p1 - p0))" -v h="$CLK_TCK" 'BEGIN { printf "%.1f", k / h }')
+        say "  pings/s $rps (target >= $target: $verdict); durability: $rows rows for $ok_n completed 2xx (rows - done = $((rows - ok_n)), allowed 0..$CONNECTIONS: $durable)"
+        say "  hub CPU during the run $hub_s s$([[ $engine == postgres ]] && echo ", PostgreSQL server CPU $pg_s s"), RSS $(rss_kb "$HUB_PID") kB, $(threads_of "$HUB_PID") threads; loadavg after: $(loadavg)"
+        if [[ $engine == postgres && ${PG_STATS:-0} == 1 ]]; then
+            say "  pg_stat_statements during the run (calls, total, mean, rows, query):"
+            pg_stat_top pingbench 10 | sed 's/^/   /' | tee -a "$OUT"
+        fi
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$engine" "$run" "$rps" "$p99" "$nginx_rps" "$ok_n" "$rows" "$durable" "$hub_s" "$pg_s" "$verdict" >>"$SUMMARY"
+    done
+
+    # Once more after a clean stop: nothing acknowledged may be lost on shutdown.
+    total_before_stop=$(db_pings)
+    stop_pid "$HUB_PID"; HUB_PID=""
+    say "rows after SIGTERM: $(db_pings) (before stop: $total_before_stop; includes the 1 check ping)"
+    errs=$(grep -ci -e error -e warn "$HUB_LOG" || true)
+    say "serve log ($engine): $(wc -l <"$HUB_LOG") lines, $errs with error/warn"
+    grep -i -e error -e warn "$HUB_LOG" | head -n 5 | sed 's/^/  /' | tee -a "$OUT" || true
+    cp "$HUB_LOG" "$OUT_DIR/ping-$STAMP.$engine.serve.log"
+}
+
+for engine in "${ENGINE_LIST[@]}"; do bench_engine "$engine"; done
+
+# Summary: PostgreSQL against SQLite (the reference) in this run.
+say ""
+say "== summary (ratio x sqlite: mean pings/s of the engine / mean of sqlite in this run)"
+say "$(printf '%-9s %4s %10s %9s %8s %8s %11s %8s %8s  %s' engine run 'pings/s' 'p99 ms' 'x nginx' 'x sqlite' durability 'hub CPU' 'pg CPU' target)"
+awk -F'\t' '
+    { n[$1]++; sum[$1] += $3; row[NR] = $0 }
+    END {
+        ref = ("sqlite" in n) ? sum["sqlite"] / n["sqlite"] : 0
+        for (i = 1; i <= NR; i++) {
+            split(row[i], f, "\t")
+            xs = (ref > 0) ? sprintf("%.2fx", f[3] / ref) : "-"
+            printf "%-9s %4s %10.0f %9.2f %7.2fx %8s %11s %8s %8s  %s\n", f[1], f[2], f[3], f[4], (f[5] > 0) ? f[3] / f[5] : 0, xs, f[8], f[9] "s", (f[1] == "postgres") ? f[10] "s" : "-", f[11]
+        }
+    }' "$SUMMARY" | tee -a "$OUT"
 cp "$TMP/wrk-raw.txt" "$OUT_DIR/ping-$STAMP.wrk.txt"
-say "saved: $OUT (raw wrk output: $OUT_DIR/ping-$STAMP.wrk.txt)"
+say "saved: $OUT (raw wrk output: $OUT_DIR/ping-$STAMP.wrk.txt; hub logs: $OUT_DIR/ping-$STAMP.<engine>.serve.log)"

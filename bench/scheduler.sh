@@ -31,7 +31,17 @@
 #   unset = hub default) SKIP_BUILD=1 PINGTXT_BIN=path CHECKBENCH_BIN=path
 #   SKIP_HUB=1 (only the full-speed comparison) SKIP_COMPARE=1 (only the hub part)
 #   PERF=1 PERF_SECONDS=60: perf record the hub during the window, top lists
-#   to bench/out/scheduler-<date>.perf.txt
+#   to bench/out/scheduler-<date>.<engine>-<hubs>.perf.txt
+#   ENGINES=sqlite (or sqlite,postgres) HUBS=1 (or 1,2): step 2-3 once per
+#   configuration (engine x hubs; several hubs only on PostgreSQL, one hub per
+#   SQLite file), each on a fresh database in the same run. PostgreSQL is a
+#   throwaway cluster (bench/pg.sh, fsync on); its server CPU (postmaster and
+#   backends) is sampled beside the hubs'. With several hubs on one database
+#   every hub is sampled (checks/s, CPU, RSS, lateness from its own /metrics)
+#   and the total checks/s is printed: sharing the work shows as a total of
+#   MONITORS / INTERVAL, not HUBS times it. The monitors are created through
+#   hub 1. The summary gives each configuration's CPU and µs per check as a
+#   ratio to SQLite x1 (the reference).
 # Output: stdout and bench/out/scheduler-<date>.txt.
 set -euo pipefail
 
@@ -52,14 +62,16 @@ TARGET_CPU=25
 TARGET_RSS_MB=100
 TARGET_P99_MS=1000
 TARGET_RATIO=2
+IFS=', ' read -r -a HUB_LIST <<<"${HUBS:-1}"
 
 need_pkgs "wrk nginx curl python3" wrk nginx-light curl python3
-need_pkgs "prometheus-blackbox-exporter" prometheus-blackbox-exporter
+[[ ${SKIP_COMPARE:-0} == 1 ]] || need_pkgs "prometheus-blackbox-exporter" prometheus-blackbox-exporter
+parse_engines
 build_firstok
 [[ ${SKIP_HUB:-0} == 1 ]] || build_pingtxt
 [[ ${SKIP_COMPARE:-0} == 1 ]] || build_checkbench
 
-bench_begin scheduler HUB_PID BB_PID NGINX_PID
+bench_begin scheduler BB_PID NGINX_PID
 # The hub runs as a copy named "hubd" (with "token create" from the original):
 # on this shared machine another session's broad "pkill pingtxt" once stopped
 # the bench hub mid-run.
@@ -81,82 +93,161 @@ printf '{"status":"ok"}' >"$TMP/www/healthz"
 start_nginx "$TMP" "$NGINX_PORT" /ok.json
 TARGET="http://127.0.0.1:$NGINX_PORT/ok.json"
 say "target: $TARGET (nginx static, access_log off)"
+say "configurations: engines ${ENGINE_LIST[*]}, hubs ${HUB_LIST[*]}; warm-up ${WARMUP}s, sampled ${DURATION}s every ${SAMPLE}s"
+if has_engine postgres && [[ ${SKIP_HUB:-0} != 1 ]]; then
+    PG_KEEP_LOG="$OUT_DIR/scheduler-$STAMP.pg-server.log"
+    pg_start
+    say "PostgreSQL $PG_VERSION on 127.0.0.1:$PG_PORT: $(pg_settings)"
+fi
+# The hubs of the configuration running now; stopped by the EXIT trap before
+# PostgreSQL (hooks run last registered first).
+HUB_PIDS=""
+stop_hubs() { local p; for p in $HUB_PIDS; do stop_pid "$p"; done; }
+bench_on_exit stop_hubs
 
-# --- hub under MONITORS monitors ------------------------------------------------
-HUB_CPU="" HUB_RSS_MAX_KB="" P50="" P99=""
-if [[ ${SKIP_HUB:-0} != 1 ]]; then
-    HUB_PORT=$("$FIRSTOK" port)
-    hub_env "$HUB_PORT" "$TMP/hub"
-    [[ -n ${MAX_CONCURRENT:-} ]] && export PINGTXT_CHECKS_MAX_CONCURRENT=$MAX_CONCURRENT
-    HUB="http://127.0.0.1:$HUB_PORT"
-    cp "$BIN" "$HUBD"
-    "$HUBD" serve >"$TMP/hub/serve.log" 2>&1 &
-    HUB_PID=$!
-    "$FIRSTOK" wait "$HUB_PORT" 15000 /healthz || { tail -n 20 "$TMP/hub/serve.log" >&2; die "pingtxt serve did not answer"; }
+# --- hubs under MONITORS monitors -------------------------------------------------
+# One configuration: ENGINE with NHUBS hubs on one fresh database. Appends a
+# row per hub and a total row to $SUMMARY:
+#   config hub checks/s cpu% us/check rss_max_kb p50 p99 pg_cpu% created_per_s
+SUMMARY="$TMP/summary.tsv"
+: >"$SUMMARY"
+[[ ${SKIP_HUB:-0} == 1 ]] || cp "$BIN" "$HUBD"
+
+run_config() {
+    local engine=$1 nhubs=$2 cfg="$1 x$2" url="" i
+    local -a PORT PID LOG N0 K0 NP KP RMAX RSUM
+    if [[ $engine == postgres ]]; then
+        url=$(pg_createdb "sched_${nhubs}")
+    fi
+    say ""
+    say "== $cfg: $MONITORS http monitors, interval ${INTERVAL}s (expected $(num %.1f "$MONITORS / $INTERVAL") checks/s in total)," \
+        "max_concurrent ${PINGTXT_CHECKS_MAX_CONCURRENT:-default}, binary $BIN"
+    for ((i = 1; i <= nhubs; i++)); do
+        PORT[i]=$("$FIRSTOK" port)
+        LOG[i]="$TMP/hub-$engine-$nhubs-$i/serve.log"
+        hub_env "${PORT[i]}" "$TMP/hub-$engine-$nhubs-$i" "$url"
+        "$HUBD" serve >"${LOG[i]}" 2>&1 &
+        PID[i]=$!
+        HUB_PIDS="$HUB_PIDS ${PID[i]}"
+        "$FIRSTOK" wait "${PORT[i]}" 30000 /healthz || { tail -n 20 "${LOG[i]}" >&2; die "pingtxt serve ($cfg, hub $i) did not answer"; }
+        say "hub $i: pid ${PID[i]}, 127.0.0.1:${PORT[i]}, healthz $(curl -fsS "http://127.0.0.1:${PORT[i]}/healthz" | tr -d '\n')"
+    done
+    # CLI on the first hub's environment (same database for all of them)
+    hub_env "${PORT[1]}" "$TMP/hub-$engine-$nhubs-1" "$url"
     TOKEN=$("$BIN" token create --email "$PINGTXT_ADMIN_EMAIL" --scope write --name sched-bench)
     [[ $TOKEN == pmk_* ]] || die "token create printed '$TOKEN'"
-    metrics() { curl -fsS -H "Authorization: Bearer $TOKEN" "$HUB/metrics"; }
+    metrics() { curl -fsS -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:${PORT[$1]}/metrics"; }
 
-    say ""
-    say "== hub: $MONITORS http monitors, interval ${INTERVAL}s (expected $(num %.1f "$MONITORS / $INTERVAL") checks/s)," \
-        "max_concurrent ${PINGTXT_CHECKS_MAX_CONCURRENT:-default}, binary $BIN"
-    say "RSS before creation: $(rss_kb "$HUB_PID") kB"
-    c0=$(cpu_ticks "$HUB_PID")
-    created=$(python3 "$BENCH_DIR/api.py" http "$HUB" "$TOKEN" "$MONITORS" "$TARGET" "$INTERVAL")
-    c1=$(cpu_ticks "$HUB_PID")
-    say "creation: $created (one keep-alive connection; hub CPU during creation $(num %.1f "($c1 - $c0) / $CLK_TCK") s);" \
-        "RSS after: $(rss_kb "$HUB_PID") kB; loadavg $(loadavg)"
+    say "RSS before creation: $(for ((i = 1; i <= nhubs; i++)); do printf 'hub %s %s kB  ' "$i" "$(rss_kb "${PID[i]}")"; done)"
+    local c0 c1 created p0 p1
+    c0=$(cpu_ticks "${PID[1]}")
+    p0=0; [[ $engine == postgres ]] && p0=$(pg_cpu_ticks)
+    created=$(python3 "$BENCH_DIR/api.py" http "http://127.0.0.1:${PORT[1]}" "$TOKEN" "$MONITORS" "$TARGET" "$INTERVAL")
+    c1=$(cpu_ticks "${PID[1]}")
+    p1=0; [[ $engine == postgres ]] && p1=$(pg_cpu_ticks)
+    say "creation through hub 1: $created (one keep-alive connection; hub 1 CPU during creation $(num %.1f "($c1 - $c0) / $CLK_TCK") s$([[ $engine == postgres ]] && echo ", PostgreSQL $(num %.1f "($p1 - $p0) / $CLK_TCK") s"));" \
+        "RSS after: $(rss_kb "${PID[1]}") kB; loadavg $(loadavg)"
+    local created_per_s
+    created_per_s=$(sed -n 's/.*per_s=\([0-9.]*\).*/\1/p' <<<"$created")
     say "warm-up ${WARMUP}s..."
     sleep "$WARMUP"
-    kill -0 "$HUB_PID" 2>/dev/null || { tail -n 20 "$TMP/hub/serve.log" >&2; die "pingtxt serve died during warm-up"; }
+    for ((i = 1; i <= nhubs; i++)); do
+        kill -0 "${PID[i]}" 2>/dev/null || { tail -n 20 "${LOG[i]}" >&2; die "pingtxt serve ($cfg, hub $i) died during warm-up"; }
+    done
 
-    say "$(printf '%8s %10s %8s %10s %10s  %s' 't s' 'checks/s' 'CPU %' 'RSS kB' 'in flight' loadavg)"
-    m=$(metrics)
-    T0=$(now); K0=$(cpu_ticks "$HUB_PID"); N0=$(metric_value pingtxt_checks_total <<<"$m")
-    L0=$(metric_value pingtxt_check_lateness_ms_count <<<"$m")
-    W0=$(metric_value pingtxt_db_batched_writes_total <<<"$m")
-    tp=$T0 kp=$K0 np=$N0 rss_max=0 rss_sum=0 samples=0
+    local hdr="$(printf '%6s %9s' 't s' 'total/s')" m t T0 T1 PG0 PGP PG1 line
+    for ((i = 1; i <= nhubs; i++)); do hdr+=$(printf ' | h%d %8s %6s %8s %6s' "$i" 'checks/s' 'CPU %' 'RSS kB' 'flight'); done
+    [[ $engine == postgres ]] && hdr+=$(printf ' | %7s' 'pg CPU%')
+    say "$hdr  loadavg"
+    T0=$(now)
+    PG0=0; [[ $engine == postgres ]] && PG0=$(pg_cpu_ticks)
+    for ((i = 1; i <= nhubs; i++)); do
+        m=$(metrics "$i"); K0[i]=$(cpu_ticks "${PID[i]}"); N0[i]=$(metric_value pingtxt_checks_total <<<"$m")
+        NP[i]=${N0[i]} KP[i]=${K0[i]} RMAX[i]=0 RSUM[i]=0
+    done
+    local tp=$T0 samples=0 end left n k r fl tot
+    PGP=$PG0
     if [[ ${PERF:-0} == 1 ]]; then
-        perf_start "$HUB_PID" "$OUT_DIR/scheduler-$STAMP.perf" "${PERF_SECONDS:-60}"
-        say "(perf record -F 999 -g on the hub for ${PERF_SECONDS:-60}s of the window: CPU % includes its overhead)"
+        perf_start "${PID[1]}" "$OUT_DIR/scheduler-$STAMP.$engine-$nhubs.perf" "${PERF_SECONDS:-60}"
+        say "(perf record -F 999 -g on hub 1 for ${PERF_SECONDS:-60}s of the window: CPU % includes its overhead)"
     fi
     end=$(num %.3f "$T0 + $DURATION")
     while :; do
         left=$(num %.3f "($end - $(now) > $SAMPLE) ? $SAMPLE : $end - $(now)")
         (( $(num %d "$left > 0.05") )) || break
         sleep "$left"
-        kill -0 "$HUB_PID" 2>/dev/null || { tail -n 20 "$TMP/hub/serve.log" >&2; die "pingtxt serve died while sampled"; }
-        m=$(metrics); t=$(now); k=$(cpu_ticks "$HUB_PID"); r=$(rss_kb "$HUB_PID")
-        n=$(metric_value pingtxt_checks_total <<<"$m"); inflight=$(metric_value pingtxt_checks_in_flight <<<"$m")
-        say "$(calc "printf \"%8.0f %10.1f %8.1f %10d %10s  %s\", $t - $T0, ($n - $np) / ($t - $tp), 100 * ($k - $kp) / $CLK_TCK / ($t - $tp), $r, \"$inflight\", \"$(loadavg)\"")"
-        (( r > rss_max )) && rss_max=$r
-        rss_sum=$((rss_sum + r)); samples=$((samples + 1))
-        tp=$t kp=$k np=$n
+        t=$(now); line="" tot=0
+        for ((i = 1; i <= nhubs; i++)); do
+            kill -0 "${PID[i]}" 2>/dev/null || { tail -n 20 "${LOG[i]}" >&2; die "pingtxt serve ($cfg, hub $i) died while sampled"; }
+            m=$(metrics "$i"); k=$(cpu_ticks "${PID[i]}"); r=$(rss_kb "${PID[i]}")
+            n=$(metric_value pingtxt_checks_total <<<"$m"); fl=$(metric_value pingtxt_checks_in_flight <<<"$m")
+            line+=$(calc "printf \" | h$i %8.1f %6.1f %8d %6s\", ($n - ${NP[i]}) / ($t - $tp), 100 * ($k - ${KP[i]}) / $CLK_TCK / ($t - $tp), $r, \"$fl\"")
+            tot=$(num %.1f "$tot + ($n - ${NP[i]}) / ($t - $tp)")
+            (( r > RMAX[i] )) && RMAX[i]=$r
+            RSUM[i]=$((RSUM[i] + r)); NP[i]=$n KP[i]=$k
+        done
+        if [[ $engine == postgres ]]; then
+            PG1=$(pg_cpu_ticks)
+            line+=$(num ' | %7.1f' "100 * ($PG1 - $PGP) / $CLK_TCK / ($t - $tp)")
+            PGP=$PG1
+        fi
+        say "$(num '%6.0f' "$t - $T0") $(num '%9.1f' "$tot")$line  $(loadavg)"
+        samples=$((samples + 1)); tp=$t
     done
-    T1=$(now); K1=$(cpu_ticks "$HUB_PID"); m=$(metrics)
-    N1=$(metric_value pingtxt_checks_total <<<"$m")
-    P50=$(metric_value 'pingtxt_check_lateness_ms{quantile="0.5"}' <<<"$m")
-    P99=$(metric_value 'pingtxt_check_lateness_ms{quantile="0.99"}' <<<"$m")
-    L1=$(metric_value pingtxt_check_lateness_ms_count <<<"$m")
-    W1=$(metric_value pingtxt_db_batched_writes_total <<<"$m")
-    B1=$(metric_value pingtxt_db_batches_total <<<"$m")
-    HUB_RSS_MAX_KB=$rss_max
-    if [[ ${PERF:-0} == 1 ]]; then
-        perf_report "$OUT_DIR/scheduler-$STAMP.perf"
-        say "profile: $OUT_DIR/scheduler-$STAMP.perf.txt"
+    T1=$(now)
+    local pgcpu="-" total_rate=0 total_cpu=0 rate cpu us p50 p99 l1 w1 b1 errs
+    if [[ $engine == postgres ]]; then
+        PG1=$(pg_cpu_ticks)
+        pgcpu=$(num %.1f "100 * ($PG1 - $PG0) / $CLK_TCK / ($T1 - $T0)")
     fi
-    HUB_RATE=$(num %.1f "($N1 - $N0) / ($T1 - $T0)")
-    HUB_CPU=$(num %.1f "100 * ($K1 - $K0) / $CLK_TCK / ($T1 - $T0)")
-    US_PER_CHECK=$(num %.0f "($N1 - $N0 > 0) ? 1e6 * ($K1 - $K0) / $CLK_TCK / ($N1 - $N0) : 0")
+    if [[ ${PERF:-0} == 1 ]]; then
+        perf_report "$OUT_DIR/scheduler-$STAMP.$engine-$nhubs.perf"
+        say "profile: $OUT_DIR/scheduler-$STAMP.$engine-$nhubs.perf.txt"
+    fi
     say ""
-    say "hub over ${DURATION}s: $HUB_RATE checks/s, CPU $HUB_CPU % of one core ($US_PER_CHECK µs CPU per check)," \
-        "RSS max $rss_max kB / mean $(( samples > 0 ? rss_sum / samples : 0 )) kB"
-    say "lateness (cumulative since start, $L1 samples, $((L1 - L0)) in the window): p50 $P50 ms, p99 $P99 ms"
-    say "db batched writes in the window: $((W1 - W0)) (total $W1 in $B1 batches); threads $(threads_of "$HUB_PID"); loadavg $(loadavg); $(busy_others)"
-    errs=$(grep -ci 'error' "$TMP/hub/serve.log" || true)
-    say "serve log: $(wc -l <"$TMP/hub/serve.log") lines, $errs with 'error'"
-    grep -i 'error' "$TMP/hub/serve.log" | head -n 3 | sed 's/^/  /' | tee -a "$OUT" || true
-    stop_pid "$HUB_PID"; HUB_PID=""
+    for ((i = 1; i <= nhubs; i++)); do
+        k=$(cpu_ticks "${PID[i]}"); m=$(metrics "$i")
+        n=$(metric_value pingtxt_checks_total <<<"$m")
+        p50=$(metric_value 'pingtxt_check_lateness_ms{quantile="0.5"}' <<<"$m")
+        p99=$(metric_value 'pingtxt_check_lateness_ms{quantile="0.99"}' <<<"$m")
+        l1=$(metric_value pingtxt_check_lateness_ms_count <<<"$m")
+        w1=$(metric_value pingtxt_db_batched_writes_total <<<"$m")
+        b1=$(metric_value pingtxt_db_batches_total <<<"$m")
+        rate=$(num %.1f "($n - ${N0[i]}) / ($T1 - $T0)")
+        cpu=$(num %.1f "100 * ($k - ${K0[i]}) / $CLK_TCK / ($T1 - $T0)")
+        us=$(num %.0f "($n - ${N0[i]} > 0) ? 1e6 * ($k - ${K0[i]}) / $CLK_TCK / ($n - ${N0[i]}) : 0")
+        total_rate=$(num %.1f "$total_rate + $rate"); total_cpu=$(num %.1f "$total_cpu + $cpu")
+        say "$cfg hub $i over ${DURATION}s: $rate checks/s, CPU $cpu % of one core ($us µs CPU per check)," \
+            "RSS max ${RMAX[i]} kB / mean $(( samples > 0 ? RSUM[i] / samples : 0 )) kB;" \
+            "lateness (cumulative, $l1 samples) p50 $p50 ms, p99 $p99 ms; db batched writes $w1 in $b1 batches; threads $(threads_of "${PID[i]}")"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$cfg" "$i" "$rate" "$cpu" "$us" "${RMAX[i]}" "$p50" "$p99" "$pgcpu" "$created_per_s" >>"$SUMMARY"
+    done
+    if (( nhubs > 1 )); then
+        say "$cfg total: $total_rate checks/s (expected $(num %.1f "$MONITORS / $INTERVAL"); both hubs checking everything would be $(num %.1f "$nhubs * $MONITORS / $INTERVAL")), hub CPU sum $total_cpu %"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$cfg" "sum" "$total_rate" "$total_cpu" "$(num %.0f "($total_rate > 0) ? 1e4 * $total_cpu / $total_rate : 0")" - - - "$pgcpu" - >>"$SUMMARY"
+    fi
+    [[ $engine == postgres ]] && say "$cfg PostgreSQL server CPU over the window: $pgcpu % of one core ($(pg_psql "sched_${nhubs}" 'SELECT count(*) FROM check_results') check_results rows)"
+    say "loadavg $(loadavg); $(busy_others)"
+    for ((i = 1; i <= nhubs; i++)); do
+        errs=$(grep -ci -e error -e warn "${LOG[i]}" || true)
+        say "serve log hub $i: $(wc -l <"${LOG[i]}") lines, $errs with error/warn"
+        grep -i -e error -e warn "${LOG[i]}" | head -n 5 | sed 's/^/  /' | tee -a "$OUT" || true
+        grep -e 'rebalanced' -e 'cluster view' "${LOG[i]}" | tail -n 2 | sed 's/^/  /' | tee -a "$OUT" || true
+        cp "${LOG[i]}" "$OUT_DIR/scheduler-$STAMP.$engine-$nhubs-hub$i.serve.log"
+    done
+    for ((i = nhubs; i >= 1; i--)); do stop_pid "${PID[i]}"; done
+    HUB_PIDS=""
+}
+
+if [[ ${SKIP_HUB:-0} != 1 ]]; then
+    for engine in "${ENGINE_LIST[@]}"; do
+        for h in "${HUB_LIST[@]}"; do
+            if [[ $engine == sqlite && $h != 1 ]]; then
+                say ""; say "(sqlite x$h skipped: one hub per SQLite file)"; continue
+            fi
+            run_config "$engine" "$h"
+        done
+    done
 fi
 
 # --- full speed: blackbox vs CheckBench ------------------------------------------
@@ -218,10 +309,22 @@ fi
 say ""
 say "== targets"
 verdict() { if (( $(num %d "($1) ? 1 : 0") )); then echo ok; else echo MISSED; fi; }
-if [[ -n $HUB_CPU ]]; then
-    say "hub CPU   $HUB_CPU % of one core (target < $TARGET_CPU %): $(verdict "$HUB_CPU < $TARGET_CPU")"
-    say "hub RSS   max $(num %.1f "$HUB_RSS_MAX_KB / 1024") MB (target < $TARGET_RSS_MB MB): $(verdict "$HUB_RSS_MAX_KB < $TARGET_RSS_MB * 1024")"
-    say "lateness  p99 $P99 ms, p50 $P50 ms (target p99 < $TARGET_P99_MS ms): $(verdict "$P99 < $TARGET_P99_MS")"
+if [[ -s $SUMMARY ]]; then
+    say "hub targets: CPU < $TARGET_CPU % of one core, RSS < $TARGET_RSS_MB MB, lateness p99 < $TARGET_P99_MS ms (per hub);"
+    say "x ref = ratio to sqlite x1 hub 1 in this run (CPU %, µs/check)"
+    say "$(printf '%-12s %4s %9s %7s %9s %8s %7s %7s %8s %8s %8s  %s' config hub 'checks/s' 'CPU %' 'µs/check' 'RSS MB' 'p50 ms' 'p99 ms' 'pg CPU%' 'CPU xref' 'µs xref' verdict)"
+    awk -F'\t' -v tc="$TARGET_CPU" -v tr="$TARGET_RSS_MB" -v tp="$TARGET_P99_MS" '
+        { row[NR] = $0; if ($1 == "sqlite x1" && $2 == 1) { rc = $4; ru = $5 } }
+        END {
+            for (i = 1; i <= NR; i++) {
+                split(row[i], f, "\t")
+                v = "-"
+                if (f[2] != "sum") v = (f[4] < tc && f[6] < tr * 1024 && f[8] < tp) ? "ok" : "MISSED"
+                printf "%-12s %4s %9.1f %7.1f %9s %8s %7s %7s %8s %8s %8s  %s\n", f[1], f[2], f[3], f[4], f[5],
+                    (f[6] == "-") ? "-" : sprintf("%.1f", f[6] / 1024), f[7], f[8], f[9],
+                    (rc > 0) ? sprintf("%.2fx", f[4] / rc) : "-", (ru > 0 && f[5] > 0) ? sprintf("%.2fx", f[5] / ru) : "-", v
+            }
+        }' "$SUMMARY" | tee -a "$OUT"
 fi
 if [[ -n $CB_BEST ]]; then
     say "full speed CheckBench $CB_BEST vs blackbox $BB_RATE checks/s = ${RATIO}x (target >= ${TARGET_RATIO}x): $(verdict "$RATIO >= $TARGET_RATIO")"
