@@ -37,16 +37,20 @@ extension MonitoringService {
         let known = clusterState.withLock { $0.versions }
         let changed = versions.compactMap { id, v in known[id] == v ? nil : id }
         let gone = known.keys.filter { versions[$0] == nil }
+        var remote = 0
         if !changed.isEmpty {
             let records = try database.read { c in try changed.compactMap { id throws(StoreError) in try Monitors.find(c, id: id) } }
             for record in records {
                 let config = try MonitorConfig(record: record)
+                // This hub's own changes are already applied: only the version is new.
+                if registry.get(record.id)?.config == config { continue }
+                remote += 1
                 registry.set(record.id, .init(config: config, createdAt: record.createdAt, pingKey: record.pingKey))
                 activate(record.id, config, storedNextDue: record.nextDueMs)
             }
         }
-        if !changed.isEmpty || !gone.isEmpty {
-            Log.shared.info("monitors changed through another hub", ["node": cluster.nodeID, "changed": "\(changed.count)",
+        if remote > 0 || !gone.isEmpty {
+            Log.shared.info("monitors changed through another hub", ["node": cluster.nodeID, "changed": "\(remote)",
                                                                       "deleted": "\(gone.count)"])
         }
         for id in gone {
