@@ -137,7 +137,7 @@ extension MonitoringService {
     /// writer thread and must not block.
     public func ping(key: String, _ ping: HeartbeatPing, body: [UInt8], client: String?,
                      completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
-        guard let id = registry.id(forPingKey: key), let entry = registry.get(id) else {
+        guard let id = registry.id(forPingKey: key) ?? learnedFromDatabase(pingKey: key), let entry = registry.get(id) else {
             return completion(.success(false))
         }
         let nowMs = Time.nowMillis()
@@ -193,6 +193,18 @@ extension MonitoringService {
             }
             completion(.success(true))
         })
+    }
+
+    /// A key this hub does not know yet, when hubs share a database: the
+    /// monitor may have been created through another hub since this one's
+    /// last beat (one indexed read; alone on SQLite every monitor is known).
+    private func learnedFromDatabase(pingKey key: String) -> Int64? {
+        guard cluster.isShared,
+              let record = try? database.read({ c in try Monitors.find(c, pingKey: key) }),
+              let config = try? MonitorConfig(record: record) else { return nil }
+        registry.set(record.id, .init(config: config, createdAt: record.createdAt, pingKey: record.pingKey))
+        activate(record.id, config, storedNextDue: record.nextDueMs)
+        return record.id
     }
 
     /// The ping URL shown on heartbeat monitors.
