@@ -75,7 +75,7 @@ public final class PostgresServer: Sendable {
         // cluster need not survive a power cut.
         try Self.run(prefix + [bin + "/initdb", "-D", data, "-U", "pingtxt", "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync"],
                      log: directory + "/initdb.log")
-        port = Self.freePort()
+        port = Int(try Ports.reserve())
         let options = "-c listen_addresses=127.0.0.1 -p \(port) -k \(directory) -c fsync=off -c full_page_writes=off "
             + "-c max_connections=600 -c shared_buffers=64MB"
         start = prefix + [bin + "/pg_ctl", "-D", data, "-l", log, "-w", "-t", "60", "-o", options, "start"]
@@ -133,18 +133,6 @@ public final class PostgresServer: Sendable {
             let text = readTextFile(log) ?? ""
             throw ChildProcessError("\(args.joined(separator: " ")) failed (status \(status)): \(text.suffix(2000))")
         }
-    }
-
-    private static func freePort() -> Int {
-        let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(s) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(s, $0, &len) } }
-        return Int(UInt16(bigEndian: addr.sin_port))
     }
 
     // MARK: cleanup

@@ -201,9 +201,7 @@ extension MonitoringService {
     private func learnedFromDatabase(pingKey key: String) -> Int64? {
         guard cluster.isShared,
               let record = try? database.read({ c in try Monitors.find(c, pingKey: key) }),
-              let config = try? MonitorConfig(record: record) else { return nil }
-        registry.set(record.id, .init(config: config, createdAt: record.createdAt, pingKey: record.pingKey))
-        activate(record.id, config, storedNextDue: record.nextDueMs)
+              (try? load(record)) != nil else { return nil }
         return record.id
     }
 

@@ -41,12 +41,10 @@ extension MonitoringService {
         if !changed.isEmpty {
             let records = try database.read { c in try changed.compactMap { id throws(StoreError) in try Monitors.find(c, id: id) } }
             for record in records {
-                let config = try MonitorConfig(record: record)
                 // This hub's own changes are already applied: only the version is new.
-                if registry.get(record.id)?.config == config { continue }
+                if registry.get(record.id)?.config == (try MonitorConfig(record: record)) { continue }
                 remote += 1
-                registry.set(record.id, .init(config: config, createdAt: record.createdAt, pingKey: record.pingKey))
-                activate(record.id, config, storedNextDue: record.nextDueMs)
+                try load(record)
             }
         }
         if remote > 0 || !gone.isEmpty {

@@ -89,11 +89,7 @@ public final class MonitoringService: Sendable {
             s.versions = Dictionary(records.map { ($0.id, Monitors.Version(updatedAt: $0.updatedAt, paused: $0.paused)) },
                                     uniquingKeysWith: { a, _ in a })
         }
-        for record in records {
-            let config = try MonitorConfig(record: record)
-            registry.set(record.id, .init(config: config, createdAt: record.createdAt, pingKey: record.pingKey))
-            activate(record.id, config, storedNextDue: record.nextDueMs)
-        }
+        for record in records { try load(record) }
         try agents.start()
         scheduler.start()
         heartbeats.start()
@@ -133,6 +129,16 @@ public final class MonitoringService: Sendable {
     /// The monitor is checked from the hub's location (by whichever hub owns it).
     func atHubLocation(_ config: MonitorConfig) -> Bool {
         config.type == .heartbeat || config.locations.isEmpty || config.locations.contains(settings.location)
+    }
+
+    /// A stored monitor into the registry and, if this hub checks it, the
+    /// schedule (at start, and when another hub changed or created it).
+    @discardableResult
+    func load(_ record: MonitorRecord) throws -> MonitorConfig {
+        let config = try MonitorConfig(record: record)
+        registry.set(record.id, .init(config: config, createdAt: record.createdAt, pingKey: record.pingKey))
+        activate(record.id, config, storedNextDue: record.nextDueMs)
+        return config
     }
 
     func activate(_ id: Int64, _ config: MonitorConfig, storedNextDue: Int64? = nil) {

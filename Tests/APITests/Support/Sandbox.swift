@@ -79,18 +79,7 @@ final class Sandbox {
         return p
     }
 
-    static func readFile(_ path: String) -> String {
-        guard let f = fopen(path, "r") else { return "" }
-        defer { fclose(f) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&chunk, 1, chunk.count, f)
-            if n <= 0 { break }
-            bytes += chunk[0..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    static func readFile(_ path: String) -> String { readTextFile(path) ?? "" }
 
     static func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
@@ -111,29 +100,3 @@ final class Sandbox {
     }
 }
 
-/// Free TCP ports, each handed out once per test run (tests run in parallel).
-enum Ports {
-    private static let given = Mutex<Set<UInt16>>([])
-
-    static func reserve() throws -> UInt16 {
-        for _ in 0..<50 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { throw HarnessError("socket failed: errno \(errno)") }
-            defer { close(fd) }
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_port = 0
-            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let ok = withUnsafeMutablePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0
-                }
-            }
-            guard ok else { continue }
-            let port = UInt16(bigEndian: addr.sin_port)
-            if given.withLock({ $0.insert(port).inserted }) { return port }
-        }
-        throw HarnessError("no free port found")
-    }
-}
