@@ -102,8 +102,19 @@ public enum CheckResults {
         static let deleteRollupsBefore = "DELETE FROM result_rollups WHERE resolution = ? AND bucket_start < ?"
     }
 
+    /// Several results in multi-row statements (a group of heartbeat pings).
+    public static func insertMany(_ c: Connection, _ rows: [CheckResultRecord]) throws(StoreError) {
+        try BulkRows.run(c, rows, statement: { k in
+            "INSERT INTO check_results (monitor_id, at_ms, location, status, latency_ms, status_code, error, in_maintenance) VALUES "
+                + BulkRows.placeholders(rows: k, columns: 8)
+        }, values: { r in
+            [.integer(r.monitorID), .integer(r.atMs), .text(r.location), .text(r.status), SQLValue(r.latencyMs),
+             SQLValue(r.statusCode), SQLValue(r.error), SQLValue(r.inMaintenance)]
+        })
+    }
+
     public static func insert(_ c: Connection, _ r: CheckResultRecord) throws(StoreError) {
-        try c.execute(SQL.insert, [.integer(r.monitorID), .integer(r.atMs), .text(r.location), .text(r.status),
+        try c.executeDeferred(SQL.insert, [.integer(r.monitorID), .integer(r.atMs), .text(r.location), .text(r.status),
                                    SQLValue(r.latencyMs), SQLValue(r.statusCode), SQLValue(r.error), SQLValue(r.inMaintenance)])
     }
 

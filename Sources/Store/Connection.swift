@@ -40,6 +40,17 @@ public final class Connection {
         _ = try backend.run(sql, args, rows: 0)
     }
 
+    /// Runs one statement whose answer nobody needs (a hot-path INSERT or
+    /// UPDATE). On PostgreSQL inside a transaction it is sent, pipelined,
+    /// with the next statement that needs an answer or with the COMMIT, and
+    /// its error is thrown there (the transaction is aborted either way);
+    /// on SQLite, and outside transactions, it runs at once. Use it where a
+    /// transaction writes several rows in a row: each saved round trip is
+    /// what a single writer connection spends most of its time on.
+    public func executeDeferred(_ sql: String, _ args: [SQLValue] = []) throws(StoreError) {
+        try backend.enqueue(sql, args)
+    }
+
     /// Runs one statement and returns all its rows.
     public func query(_ sql: String, _ args: [SQLValue] = []) throws(StoreError) -> [Row] {
         let r = try backend.run(sql, args, rows: Int.max)

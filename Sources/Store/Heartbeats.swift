@@ -24,7 +24,6 @@ public struct PingRecord: Sendable, Equatable {
 /// Queries on `heartbeat_pings` and `heartbeat_state`.
 public enum Heartbeats {
     enum SQL {
-        static let insertPing = "INSERT INTO heartbeat_pings (monitor_id, at_ms, kind, exit_code, body, client) VALUES (?, ?, ?, ?, ?, ?)"
         static let state = "SELECT * FROM heartbeat_state WHERE monitor_id = ?"
         static let upsertSuccess = """
             INSERT INTO heartbeat_state (monitor_id, last_success) VALUES (?1, ?2)
@@ -47,17 +46,53 @@ public enum Heartbeats {
             """
     }
 
-    /// Stores a ping and folds it into the monitor's last-ping state.
+    /// One ping to store with `insertMany`.
+    public struct NewPing: Sendable {
+        public var monitorID: Int64
+        public var atMs: Int64
+        public var kind: String
+        public var exitCode: Int64?
+        public var body: [UInt8]
+        public var client: String?
+        public init(monitorID: Int64, atMs: Int64, kind: String, exitCode: Int64?, body: [UInt8], client: String?) {
+            (self.monitorID, self.atMs, self.kind, self.exitCode, self.body, self.client) = (monitorID, atMs, kind, exitCode, body, client)
+        }
+    }
+
+    /// Stores a group of pings (in order, so ids follow arrival) and folds
+    /// them into each monitor's last-ping state with one upsert per monitor
+    /// and kind: the newest success and start, the last failure, which is
+    /// what folding them one by one leaves.
+    public static func insertMany(_ c: Connection, _ pings: [NewPing]) throws(StoreError) {
+        try BulkRows.run(c, pings, statement: { k in
+            "INSERT INTO heartbeat_pings (monitor_id, at_ms, kind, exit_code, body, client) VALUES "
+                + BulkRows.placeholders(rows: k, columns: 6)
+        }, values: { p in
+            [.integer(p.monitorID), .integer(p.atMs), .text(p.kind), SQLValue(p.exitCode),
+             p.body.isEmpty ? .null : .blob(p.body), SQLValue(p.client)]
+        })
+        var success: [Int64: Int64] = [:], start: [Int64: Int64] = [:], failure: [Int64: (Int64, Int64?)] = [:]
+        var order: [Int64] = []
+        for p in pings {
+            if success[p.monitorID] == nil && start[p.monitorID] == nil && failure[p.monitorID] == nil { order.append(p.monitorID) }
+            let at = p.atMs / 1000
+            switch p.kind {
+            case "success": success[p.monitorID] = max(success[p.monitorID] ?? at, at)
+            case "start": start[p.monitorID] = max(start[p.monitorID] ?? at, at)
+            default: failure[p.monitorID] = (at, p.exitCode)
+            }
+        }
+        for id in order {
+            if let at = success[id] { try c.executeDeferred(SQL.upsertSuccess, [.integer(id), .integer(at)]) }
+            if let at = start[id] { try c.executeDeferred(SQL.upsertStart, [.integer(id), .integer(at)]) }
+            if let (at, code) = failure[id] { try c.executeDeferred(SQL.upsertFailure, [.integer(id), .integer(at), SQLValue(code)]) }
+        }
+    }
+
+    /// Stores one ping and folds it into the monitor's last-ping state.
     public static func record(_ c: Connection, monitorID: Int64, atMs: Int64, kind: String, exitCode: Int64?,
                               body: [UInt8], client: String?) throws(StoreError) {
-        try c.execute(SQL.insertPing, [.integer(monitorID), .integer(atMs), .text(kind), SQLValue(exitCode),
-                                       body.isEmpty ? .null : .blob(body), SQLValue(client)])
-        let at = atMs / 1000
-        switch kind {
-        case "success": try c.execute(SQL.upsertSuccess, [.integer(monitorID), .integer(at)])
-        case "start": try c.execute(SQL.upsertStart, [.integer(monitorID), .integer(at)])
-        default: try c.execute(SQL.upsertFailure, [.integer(monitorID), .integer(at), SQLValue(exitCode)])
-        }
+        try insertMany(c, [NewPing(monitorID: monitorID, atMs: atMs, kind: kind, exitCode: exitCode, body: body, client: client)])
     }
 
     public static func state(_ c: Connection, monitorID: Int64) throws(StoreError) -> HeartbeatStateRecord {

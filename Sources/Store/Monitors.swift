@@ -203,7 +203,7 @@ public enum Monitors {
 
     public static func updateState(_ c: Connection, id: Int64, status: String, statusSince: Int64, state: String,
                                    paused: Bool) throws(StoreError) {
-        try c.execute(SQL.updateState, [.text(status), .integer(statusSince), .text(state), SQLValue(paused), .integer(id)])
+        try c.executeDeferred(SQL.updateState, [.text(status), .integer(statusSince), .text(state), SQLValue(paused), .integer(id)])
     }
 
     /// The last check's columns, for `updateState(_:last:)`.
@@ -231,7 +231,7 @@ public enum Monitors {
     /// result on the hot path instead of two).
     public static func updateState(_ c: Connection, id: Int64, status: String, statusSince: Int64, state: String,
                                    paused: Bool, last l: LastCheck) throws(StoreError) {
-        try c.execute(SQL.updateStateAndLast, [.text(status), .integer(statusSince), .text(state), SQLValue(paused),
+        try c.executeDeferred(SQL.updateStateAndLast, [.text(status), .integer(statusSince), .text(state), SQLValue(paused),
                                                .integer(l.at), .text(l.location), .text(l.status), SQLValue(l.latencyMs),
                                                SQLValue(l.statusCode), SQLValue(l.error), SQLValue(l.certNotAfter), .integer(id)])
     }
@@ -248,6 +248,20 @@ public enum Monitors {
 
 extension Monitors {
     /// Just the status column (the heartbeat fast path's check).
+    /// The status of each of `ids` that exists (one statement per chunk).
+    public static func statuses(_ c: Connection, ids: [Int64]) throws(StoreError) -> [Int64: String] {
+        var out: [Int64: String] = [:]
+        var start = 0
+        for size in BulkRows.chunks(ids.count) {
+            let chunk = ids[start..<(start + size)]
+            start += size
+            let rows = try c.query("SELECT id, status FROM monitors WHERE id IN (" + Array(repeating: "?", count: size).joined(separator: ", ") + ")",
+                                   chunk.map { .integer($0) })
+            for r in rows { out[try r.int("id")] = try r.text("status") }
+        }
+        return out
+    }
+
     public static func status(_ c: Connection, id: Int64) throws(StoreError) -> String? {
         if case .text(let s)? = try c.scalar("SELECT status FROM monitors WHERE id = ?", [.integer(id)]) { return s }
         return nil
@@ -255,7 +269,7 @@ extension Monitors {
 
     /// The last-check columns only, for a result that changes no state.
     public static func touchLast(_ c: Connection, id: Int64, at: Int64, location: String, status: String) throws(StoreError) {
-        try c.execute("""
+        try c.executeDeferred("""
             UPDATE monitors SET last_at = ?, last_location = ?, last_status = ?, last_latency_ms = NULL,
                 last_status_code = NULL, last_error = NULL WHERE id = ? AND coalesce(last_at, 0) <= ?
             """, [.integer(at), .text(location), .text(status), .integer(id), .integer(at)])

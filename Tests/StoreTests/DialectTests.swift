@@ -35,3 +35,20 @@ import Testing
         #expect(try pg("SELECT instr FROM t") == "SELECT instr FROM t")
     }
 }
+
+@Suite struct BulkRowsTests {
+    @Test func groupsAreCutIntoPowersOfTwoLargestFirst() {
+        #expect(BulkRows.chunks(0) == [])
+        #expect(BulkRows.chunks(1) == [1])
+        #expect(BulkRows.chunks(7) == [4, 2, 1])
+        #expect(BulkRows.chunks(64) == [64])
+        #expect(BulkRows.chunks(100) == [64, 32, 4])
+        #expect(BulkRows.chunks(200) == [64, 64, 64, 8])
+        for n in 0...300 { #expect(BulkRows.chunks(n).reduce(0, +) == n) }
+    }
+
+    @Test func placeholdersHaveOneGroupPerRow() {
+        #expect(BulkRows.placeholders(rows: 2, columns: 3) == "(?, ?, ?), (?, ?, ?)")
+        #expect(BulkRows.placeholders(rows: 1, columns: 1) == "(?)")
+    }
+}

@@ -157,30 +157,12 @@ extension MonitoringService {
             result = CheckResult(at: at, location: settings.location, outcome: .down,
                                  error: code.map { "exit code \($0)" } ?? "failure ping")
         }
-        let recorder = self.recorder
         let heartbeats = self.heartbeats
         let cluster = self.cluster
         let config = entry.config
-        let (pingKind, pingExit, pingResult) = (kind, exitCode, result)
-        let calendar = self.calendar
-        let location = settings.location
-        writer.submit({ c in
-            try Heartbeats.record(c, monitorID: id, atMs: nowMs, kind: pingKind, exitCode: pingExit, body: body, client: client)
-            guard let pingResult, !config.paused else { return }
-            if pingResult.outcome == .up, try Monitors.status(c, id: id) == MonitorStatus.up.rawValue {
-                // Fast path, the common case: a success ping on a heartbeat that
-                // is already up changes no state (heartbeats have retries 0 and
-                // no latency, so an up heartbeat has no failure or slow streak
-                // and no open down/degraded incident). Store the result and the
-                // last-check columns; skip the state machine and its JSON.
-                try CheckResults.insert(c, CheckResultRecord(
-                    monitorID: id, atMs: at * 1000, location: location, status: "up", latencyMs: nil, statusCode: nil,
-                    error: nil, inMaintenance: calendar.isInMaintenance(monitorID: id, at: at)))
-                try Monitors.touchLast(c, id: id, at: at, location: location, status: "up")
-            } else {
-                try recorder.apply(.result(pingResult), monitorID: id, on: c, config: config, returning: false)
-            }
-        }, completion: { error in
+        let row = Heartbeats.NewPing(monitorID: id, atMs: nowMs, kind: kind, exitCode: exitCode, body: body, client: client)
+        let pingKind = kind
+        pingIngest.add(PingIngest.Ping(row: row, result: config.paused ? nil : result, config: config, completion: { error in
             if let error { return completion(.failure(error)) }
             // Only the hub that judges the heartbeat (its owner, when hubs
             // share a database) watches it; the owner learns of a ping taken
@@ -192,7 +174,7 @@ extension MonitoringService {
                 heartbeats.setDeadline(id, pingKind == "fail" ? nil : at)
             }
             completion(.success(true))
-        })
+        }))
     }
 
     /// A key this hub does not know yet, when hubs share a database: the

@@ -38,6 +38,8 @@ public final class MonitoringService: Sendable {
     let scheduler: Scheduler
     let heartbeats: HeartbeatWatcher
     let retention: RetentionJob
+    /// Heartbeat pings, written in groups through `writer`.
+    let pingIngest: PingIngest
     let checksRun = Counter()
     /// Remote agents: their endpoints, liveness and check-now requests.
     public let agents: AgentService
@@ -66,6 +68,7 @@ public final class MonitoringService: Sendable {
                                                       sourceAddress: settings.sourceAddress),
                                  location: settings.location)
         retention = RetentionJob(database: database, settings: settings.retention, leads: { cluster.isLeader })
+        pingIngest = PingIngest(writer: writer, recorder: recorder, calendar: self.calendar, location: settings.location)
         // The scheduler and the heartbeat watcher call functions of the
         // pieces built above, never the service itself, so nothing has to be
         // completed once `self` exists.

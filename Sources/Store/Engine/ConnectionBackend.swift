@@ -9,6 +9,9 @@ protocol ConnectionBackend: AnyObject {
     /// Runs one statement. `rows` says how many result rows to copy out:
     /// 0 (discard), 1 (the first) or `Int.max` (all).
     func run(_ sql: String, _ args: [SQLValue], rows: Int) throws(StoreError) -> ResultSet
+    /// Runs a statement whose answer nobody waits for, now or (PostgreSQL,
+    /// inside a transaction) with the next statement that needs an answer.
+    func enqueue(_ sql: String, _ args: [SQLValue]) throws(StoreError)
     /// Runs several `;`-separated statements without arguments.
     func executeScript(_ sql: String) throws(StoreError)
     /// Rows changed by the last INSERT/UPDATE/DELETE.

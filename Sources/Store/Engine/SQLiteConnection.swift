@@ -85,6 +85,11 @@ final class SQLiteConnection: ConnectionBackend {
         return s
     }
 
+    /// No round trips to save in-process: at once.
+    func enqueue(_ sql: String, _ args: [SQLValue]) throws(StoreError) {
+        _ = try run(sql, args, rows: 0)
+    }
+
     func run(_ sql: String, _ args: [SQLValue], rows limit: Int) throws(StoreError) -> ResultSet {
         let s = try statement(sql)
         defer { s.reset() }

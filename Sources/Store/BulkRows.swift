@@ -1,0 +1,45 @@
+/// Multi-row statements (`INSERT … VALUES (…), (…)`, `WHERE id IN (…)`) for
+/// writes that arrive in groups (heartbeat pings). One statement for many
+/// rows costs the server one parse-plan-execute instead of one each, which
+/// is most of a small write's price on PostgreSQL.
+///
+/// Groups are cut into chunks whose sizes are powers of two (100 rows:
+/// 64 + 32 + 4), so there are at most `log2(maxChunk) + 1` distinct texts per
+/// statement and each is prepared once per connection, instead of one text
+/// (and one prepared statement) per group size.
+enum BulkRows {
+    static let maxChunk = 64
+
+    /// The chunk sizes `count` is cut into, largest first.
+    static func chunks(_ count: Int) -> [Int] {
+        var out: [Int] = []
+        var left = count
+        var size = maxChunk
+        while left > 0 {
+            while size > left { size /= 2 }
+            out.append(size)
+            left -= size
+        }
+        return out
+    }
+
+    /// `(?, ?, ?), (?, ?, ?)`: `rows` groups of `columns` placeholders.
+    static func placeholders(rows: Int, columns: Int) -> String {
+        let one = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+        return Array(repeating: one, count: rows).joined(separator: ", ")
+    }
+
+    /// Runs `statement(k)` once per chunk of `rows`, with that chunk's
+    /// values flattened in order. Deferred: the chunks of one group travel
+    /// together with whatever statement next needs an answer.
+    static func run<Item>(_ c: Connection, _ items: [Item], statement: (Int) -> String,
+                          values: (Item) -> [SQLValue]) throws(StoreError) {
+        var start = 0
+        for size in chunks(items.count) {
+            var args: [SQLValue] = []
+            for item in items[start..<(start + size)] { args += values(item) }
+            try c.executeDeferred(statement(size), args)
+            start += size
+        }
+    }
+}

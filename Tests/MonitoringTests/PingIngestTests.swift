@@ -1,0 +1,97 @@
+import Core
+@testable import Monitoring
+import Store
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Heartbeat pings written in groups (`PingIngest`) must leave exactly what
+/// writing them one by one leaves: the same ping and result rows, the same
+/// incidents and events, the same final status.
+@Suite struct PingIngestTests {
+    /// Success, start and failure pings in an order that crosses every path:
+    /// pending → up, quiet successes, up → down, a second failure while down,
+    /// recovery, a start ping (no verdict) among successes.
+    static let sequence: [HeartbeatPing] =
+        Array(repeating: .success, count: 10) + [.failure(exitCode: 3)] + Array(repeating: .success, count: 5)
+        + [.failure(exitCode: nil), .failure(exitCode: 2)] + Array(repeating: .success, count: 3) + [.start, .success]
+
+    struct Outcome: Equatable {
+        var pings: [String]
+        var results: [String]
+        var incidents: [String]
+        var events: [String]
+        var status: String?
+        var lastExitCode: Int64?
+    }
+
+    private func run(_ engine: TestEngine, grouped: Bool) throws -> Outcome {
+        var template = Array("/tmp/pingtxt-pings-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        defer {
+            for f in ["hub.db", "hub.db-wal", "hub.db-shm"] { unlink("\(dir)/\(f)") }
+            rmdir(dir)
+        }
+        let db = try engine.open(in: dir, readers: 2)
+        defer { db.close() }
+        let service = MonitoringService(database: db, settings: MonitoringSettings())
+        try service.start()
+        defer { service.stop() }
+        var config = MonitorConfig(name: "backup", type: .heartbeat, target: nil)
+        config.retries = 0
+        config.heartbeat = .period(seconds: 3600, grace: 3600)
+        let monitor = try service.create(config)
+        let key = try #require(monitor.pingKey)
+
+        let done = Semaphore()
+        let failures = Counter()
+        // Grouped: the writer is held busy while every ping is queued, so
+        // they all land in one group. Otherwise each ping is awaited alone.
+        let gate = Semaphore()
+        if grouped { service.writer.submit { _ in gate.wait() } }
+        for ping in Self.sequence {
+            service.ping(key: key, ping, body: Array("log".utf8), client: "10.0.0.1") { result in
+                if case .failure = result { failures.add(1) }
+                if case .success(false) = result { failures.add(1) }
+                done.post()
+            }
+            if !grouped { done.wait() }
+        }
+        if grouped {
+            gate.post()
+            for _ in Self.sequence { done.wait() }
+        }
+        #expect(failures.current == 0)
+
+        return try db.read { c in
+            let pings = try c.query("SELECT kind, exit_code FROM heartbeat_pings WHERE monitor_id = ? ORDER BY id",
+                                    [.integer(monitor.id)]).map { r in "\(try r.text("kind")):\(try r.optionalInt("exit_code").map(String.init) ?? "-")" }
+            let results = try c.query("SELECT status, error FROM check_results WHERE monitor_id = ? ORDER BY id",
+                                      [.integer(monitor.id)]).map { r in "\(try r.text("status")):\(try r.optionalText("error") ?? "")" }
+            let incidents = try c.query("SELECT kind, cause, closed_at FROM incidents WHERE monitor_id = ? ORDER BY id",
+                                        [.integer(monitor.id)]).map { r in
+                "\(try r.text("kind")):\(try r.text("cause")):\(try r.optionalInt("closed_at") == nil ? "open" : "closed")"
+            }
+            let events = try Events.list(c, monitorID: monitor.id, afterID: 0, limit: 100).map { "\($0.kind):\($0.cause)" }
+            return Outcome(pings: pings, results: results, incidents: incidents, events: events,
+                           status: try Monitors.status(c, id: monitor.id),
+                           lastExitCode: try Heartbeats.state(c, monitorID: monitor.id).lastExitCode)
+        }
+    }
+
+    @Test(arguments: TestEngine.all) func aGroupLeavesWhatPingsOneByOneLeave(engine: TestEngine) throws {
+        let alone = try run(engine, grouped: false)
+        let grouped = try run(engine, grouped: true)
+        #expect(grouped == alone)
+        // And what one by one leaves is right in itself.
+        #expect(alone.pings.count == Self.sequence.count)
+        #expect(alone.results.count == Self.sequence.count - 1, "a start ping has no verdict")
+        #expect(alone.incidents.count == 2 && alone.incidents.allSatisfy { $0.hasSuffix(":closed") })
+        #expect(alone.events.filter { $0.hasPrefix("monitor_down") }.count == 2)
+        #expect(alone.events.filter { $0.hasPrefix("monitor_up") }.count == 2)
+        #expect(alone.status == "up")
+        #expect(alone.lastExitCode == 2)
+    }
+}
