@@ -39,6 +39,8 @@ public final class BatchWriter: Sendable {
     }
 
     private let database: Database
+    /// `Database.write(lane:)`'s lane, or nil for the writer.
+    private let lane: Int?
     private let state = Mutex(State())
     private let wake = Semaphore()
     private let thread = Mutex<ThreadHandle?>(nil)
@@ -46,8 +48,9 @@ public final class BatchWriter: Sendable {
     private let committed = Atomic<Int>(0)
     private let batches = Atomic<Int>(0)
 
-    public init(database: Database, maxBatch: Int = 1024) {
+    public init(database: Database, lane: Int? = nil, maxBatch: Int = 1024) {
         self.database = database
+        self.lane = lane
         self.maxBatch = maxBatch
         let handle = startThread(name: "db-batch") { [self] in loop() }
         thread.withLock { $0 = handle }
@@ -144,7 +147,7 @@ public final class BatchWriter: Sendable {
         do {
             // Optimistic: all writes in one plain transaction. Savepoints cost
             // two statements per write, and writes almost never fail.
-            try database.write { c in
+            try write { c in
                 for item in batch { try item.run(c) }
             }
             committed.wrappingAdd(batch.count, ordering: .relaxed)
@@ -166,9 +169,13 @@ public final class BatchWriter: Sendable {
         }
     }
 
+    private func write(_ body: (Connection) throws -> Void) throws {
+        if let lane { try database.write(lane: lane, body) } else { try database.write(body) }
+    }
+
     private func runIsolated(_ batch: [Item]) {
         do {
-            try database.write { c in
+            try write { c in
                 for item in batch {
                     item.error = nil
                     try c.execute("SAVEPOINT item")

@@ -90,11 +90,15 @@ public final class Connection {
     public var isInTransaction: Bool { backend.isInTransaction }
 
     /// The spelling of "lock the rows this SELECT returns until COMMIT":
-    /// ` FOR UPDATE` on PostgreSQL, where several hubs write at once; empty
-    /// on SQLite, whose single writer already holds the whole database.
-    public var forUpdate: String { engine == .postgres ? " FOR UPDATE" : "" }
+    /// ` FOR NO KEY UPDATE` on PostgreSQL, where several hubs (and write
+    /// lanes) write at once; empty on SQLite, whose single writer already
+    /// holds the whole database. NO KEY: the lock an UPDATE that keeps the
+    /// key takes itself, which serialises every writer of the row but lets
+    /// inserts whose foreign key points at it (pings, results) go on; our
+    /// updates never change a primary key.
+    public var forUpdate: String { engine == .postgres ? " FOR NO KEY UPDATE" : "" }
 
-    /// ` FOR UPDATE SKIP LOCKED` on PostgreSQL: lock what this SELECT returns
-    /// and pass over rows another hub has locked (work queues).
-    public var forUpdateSkipLocked: String { engine == .postgres ? " FOR UPDATE SKIP LOCKED" : "" }
+    /// ` FOR NO KEY UPDATE SKIP LOCKED` on PostgreSQL: lock what this SELECT
+    /// returns and pass over rows another hub has locked (work queues).
+    public var forUpdateSkipLocked: String { engine == .postgres ? " FOR NO KEY UPDATE SKIP LOCKED" : "" }
 }

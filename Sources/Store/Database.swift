@@ -20,6 +20,9 @@ public final class Database: Sendable {
     /// The writer: a pool of one, so holding it for a whole transaction is
     /// what serialises writes.
     private let writer: ConnectionPool
+    /// PostgreSQL only: more writer connections, for writes that may run
+    /// beside the writer's (`write(lane:)`).
+    private let lanes: [ConnectionPool]
     private let readers: ConnectionPool
     /// SQLite only: PostgreSQL checkpoints on its own.
     private let checkpointer: Checkpointer?
@@ -71,8 +74,18 @@ public final class Database: Sendable {
         self.readers = ConnectionPool(pool, name: "read")
         guard case .sqlite(let path) = url.kind else {
             checkpointer = nil
+            var extra: [Connection] = []
+            do {
+                for _ in 0..<Self.postgresLanes { extra.append(try open(.writer)) }
+            } catch {
+                for c in pool + extra { c.close() }
+                w.close()
+                throw error
+            }
+            lanes = extra.map { ConnectionPool([$0], name: "write-lane") }
             return
         }
+        lanes = []
         do {
             checkpointer = try Checkpointer(path: path, busyTimeoutMillis: busyTimeoutMillis)
         } catch {
@@ -90,6 +103,27 @@ public final class Database: Sendable {
     /// is not re-entrant (compose repository calls on the given connection).
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
         try writer.with { conn in
+            try conn.backend.ensureUsable()
+            return try Database.transaction(conn, begin: Database.beginWrite(conn), body)
+        }
+    }
+
+    /// Writer connections beside the writer (PostgreSQL). Two: while one
+    /// lane's COMMIT waits for the server's WAL flush, the other's next
+    /// transaction runs, which is what a single connection cannot do.
+    static let postgresLanes = 2
+
+    /// How many lanes `write(lane:)` has: 0 on SQLite (one writer is all a
+    /// SQLite file allows), `postgresLanes` on PostgreSQL.
+    public var writeLanes: Int { lanes.count }
+
+    /// `write` on lane `lane` (0..<writeLanes), or on the writer when there
+    /// are no lanes. Transactions on different lanes run at the same time;
+    /// rows they both touch must be locked (`Connection.forUpdate`) in a
+    /// consistent order, as with several hubs.
+    public func write<T>(lane: Int, _ body: (Connection) throws -> T) throws -> T {
+        guard !lanes.isEmpty else { return try write(body) }
+        return try lanes[lane % lanes.count].with { conn in
             try conn.backend.ensureUsable()
             return try Database.transaction(conn, begin: Database.beginWrite(conn), body)
         }
@@ -167,6 +201,7 @@ public final class Database: Sendable {
     public func close() {
         checkpointer?.stop()
         writer.close()
+        for lane in lanes { lane.close() }
         readers.close()
     }
 

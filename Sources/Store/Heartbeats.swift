@@ -59,10 +59,8 @@ public enum Heartbeats {
         }
     }
 
-    /// Stores a group of pings (in order, so ids follow arrival) and folds
-    /// them into each monitor's last-ping state with one upsert per monitor
-    /// and kind: the newest success and start, the last failure, which is
-    /// what folding them one by one leaves.
+    /// Stores a group of pings, in order (ids follow arrival). Takes no row
+    /// lock but the foreign key's share lock on each monitor.
     public static func insertMany(_ c: Connection, _ pings: [NewPing]) throws(StoreError) {
         try BulkRows.run(c, pings, statement: { k in
             "INSERT INTO heartbeat_pings (monitor_id, at_ms, kind, exit_code, body, client) VALUES "
@@ -71,6 +69,12 @@ public enum Heartbeats {
             [.integer(p.monitorID), .integer(p.atMs), .text(p.kind), SQLValue(p.exitCode),
              p.body.isEmpty ? .null : .blob(p.body), SQLValue(p.client)]
         })
+    }
+
+    /// Folds a group of pings into each monitor's last-ping state with one
+    /// upsert per monitor and kind: the newest success and start, the last
+    /// failure, which is what folding them one by one leaves.
+    public static func fold(_ c: Connection, _ pings: [NewPing]) throws(StoreError) {
         var success: [Int64: Int64] = [:], start: [Int64: Int64] = [:], failure: [Int64: (Int64, Int64?)] = [:]
         var order: [Int64] = []
         for p in pings {
@@ -92,7 +96,9 @@ public enum Heartbeats {
     /// Stores one ping and folds it into the monitor's last-ping state.
     public static func record(_ c: Connection, monitorID: Int64, atMs: Int64, kind: String, exitCode: Int64?,
                               body: [UInt8], client: String?) throws(StoreError) {
-        try insertMany(c, [NewPing(monitorID: monitorID, atMs: atMs, kind: kind, exitCode: exitCode, body: body, client: client)])
+        let ping = [NewPing(monitorID: monitorID, atMs: atMs, kind: kind, exitCode: exitCode, body: body, client: client)]
+        try insertMany(c, ping)
+        try fold(c, ping)
     }
 
     public static func state(_ c: Connection, monitorID: Int64) throws(StoreError) -> HeartbeatStateRecord {

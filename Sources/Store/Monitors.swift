@@ -248,16 +248,19 @@ public enum Monitors {
 
 extension Monitors {
     /// Just the status column (the heartbeat fast path's check).
-    /// The status of each of `ids` that exists (one statement per chunk).
-    public static func statuses(_ c: Connection, ids: [Int64]) throws(StoreError) -> [Int64: String] {
+    /// The status of each of `ids` that exists (one statement per chunk),
+    /// each row locked until COMMIT (`forUpdate`) in id order, so two
+    /// writers locking overlapping sets cannot deadlock.
+    public static func statusesForUpdate(_ c: Connection, ids: [Int64]) throws(StoreError) -> [Int64: String] {
+        let sorted = Array(Set(ids)).sorted()
         var out: [Int64: String] = [:]
         var start = 0
-        for size in BulkRows.chunks(ids.count) {
-            let chunk = ids[start..<(start + size)]
+        for size in BulkRows.chunks(sorted.count) {
+            let chunk = sorted[start..<(start + size)]
             start += size
-            let rows = try c.query("SELECT id, status FROM monitors WHERE id IN (" + Array(repeating: "?", count: size).joined(separator: ", ") + ")",
-                                   chunk.map { .integer($0) })
-            for r in rows { out[try r.int("id")] = try r.text("status") }
+            let sql = "SELECT id, status FROM monitors WHERE id IN (" + Array(repeating: "?", count: size).joined(separator: ", ")
+                + ") ORDER BY id" + c.forUpdate
+            for r in try c.query(sql, chunk.map { .integer($0) }) { out[try r.int("id")] = try r.text("status") }
         }
         return out
     }

@@ -47,10 +47,11 @@ import Glibc
 
         let done = Semaphore()
         let failures = Counter()
-        // Grouped: the writer is held busy while every ping is queued, so
-        // they all land in one group. Otherwise each ping is awaited alone.
+        // Grouped: the writers (the hub's, or PostgreSQL's lanes) are held
+        // busy while every ping is queued, so they all land in one group.
+        // Otherwise each ping is awaited alone.
         let gate = Semaphore()
-        if grouped { service.writer.submit { _ in gate.wait() } }
+        if grouped { for lane in service.pingIngest.lanes { lane.submit { _ in gate.wait() } } }
         for ping in Self.sequence {
             service.ping(key: key, ping, body: Array("log".utf8), client: "10.0.0.1") { result in
                 if case .failure = result { failures.add(1) }
@@ -60,7 +61,7 @@ import Glibc
             if !grouped { done.wait() }
         }
         if grouped {
-            gate.post()
+            for _ in service.pingIngest.lanes { gate.post() }
             for _ in Self.sequence { done.wait() }
         }
         #expect(failures.current == 0)
@@ -93,5 +94,62 @@ import Glibc
         #expect(alone.events.filter { $0.hasPrefix("monitor_up") }.count == 2)
         #expect(alone.status == "up")
         #expect(alone.lastExitCode == 2)
+    }
+
+    /// Pings from many clients at once (on PostgreSQL: groups on two lanes at
+    /// the same time): whatever order they are applied in, the stored
+    /// results, in id order, must tell the incidents' story exactly.
+    @Test(arguments: TestEngine.all) func concurrentGroupsStayConsistent(engine: TestEngine) throws {
+        var template = Array("/tmp/pingtxt-pings-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        defer {
+            for f in ["hub.db", "hub.db-wal", "hub.db-shm"] { unlink("\(dir)/\(f)") }
+            rmdir(dir)
+        }
+        let db = try engine.open(in: dir, readers: 2)
+        defer { db.close() }
+        let service = MonitoringService(database: db, settings: MonitoringSettings())
+        try service.start()
+        defer { service.stop() }
+        var config = MonitorConfig(name: "jobs", type: .heartbeat, target: nil)
+        config.retries = 0
+        config.heartbeat = .period(seconds: 3600, grace: 3600)
+        let monitor = try service.create(config)
+        let key = try #require(monitor.pingKey)
+        let (clients, each) = (8, 40)
+        let failed = Counter()
+        let threads = (0..<clients).map { t in
+            startThread(name: "client-\(t)") {
+                let done = Semaphore()
+                for i in 0..<each {
+                    // Several clients in flight at once, each waiting for its answer.
+                    let ping: HeartbeatPing = (t * each + i) % 7 == 3 ? .failure(exitCode: 1) : .success
+                    service.ping(key: key, ping, body: [], client: nil) { result in
+                        if case .success(true) = result {} else { failed.add(1) }
+                        done.post()
+                    }
+                    done.wait()
+                }
+            }
+        }
+        for t in threads { t.join() }
+        #expect(failed.current == 0)
+        try db.read { c in
+            let results = try c.query("SELECT status FROM check_results WHERE monitor_id = ? ORDER BY id",
+                                      [.integer(monitor.id)]).map { try $0.text("status") }
+            #expect(results.count == clients * each)
+            #expect(try c.scalar("SELECT count(*) FROM heartbeat_pings WHERE monitor_id = ?", [.integer(monitor.id)])?.integerValue
+                    == Int64(clients * each))
+            var downs = 0
+            var previous = "pending"
+            for r in results {
+                if r == "down" && previous != "down" { downs += 1 }
+                previous = r
+            }
+            let incidents = try c.query("SELECT closed_at FROM incidents WHERE monitor_id = ? ORDER BY id", [.integer(monitor.id)])
+            #expect(incidents.count == downs)
+            #expect(try incidents.filter { try $0.optionalInt("closed_at") == nil }.count == (previous == "down" ? 1 : 0))
+            #expect(try Monitors.status(c, id: monitor.id) == previous)
+        }
     }
 }

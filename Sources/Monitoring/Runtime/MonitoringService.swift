@@ -68,7 +68,12 @@ public final class MonitoringService: Sendable {
                                                       sourceAddress: settings.sourceAddress),
                                  location: settings.location)
         retention = RetentionJob(database: database, settings: settings.retention, leads: { cluster.isLeader })
-        pingIngest = PingIngest(writer: writer, recorder: recorder, calendar: self.calendar, location: settings.location)
+        // PostgreSQL: pings get their own writer lanes, so one group runs
+        // while the previous one's COMMIT waits for the WAL flush. SQLite:
+        // the one writer (a second would only wait for the file lock).
+        let pingWriters = database.writeLanes > 0
+            ? (0..<database.writeLanes).map { BatchWriter(database: database, lane: $0) } : [writer]
+        pingIngest = PingIngest(lanes: pingWriters, recorder: recorder, calendar: self.calendar, location: settings.location)
         // The scheduler and the heartbeat watcher call functions of the
         // pieces built above, never the service itself, so nothing has to be
         // completed once `self` exists.
@@ -115,6 +120,7 @@ public final class MonitoringService: Sendable {
         } catch {
             Log.shared.warn("could not save next due times", ["error": "\(error)"])
         }
+        pingIngest.stop()
         writer.stop()
         executor.engine.shutdown()
         executor.shutdown()

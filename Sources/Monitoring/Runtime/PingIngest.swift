@@ -13,6 +13,11 @@ import Synchronization
 /// on a monitor that is not up) still goes through the `ResultRecorder`, in
 /// arrival order, after the quiet pings before it are written.
 ///
+/// On PostgreSQL two groups may run at once on two lanes; pings in flight at
+/// the same time are then applied in the order their groups lock the
+/// monitor, which is as good an order as any for concurrent requests. A
+/// client that waits for each answer before its next ping gets its order.
+///
 /// A group is one item of the `BatchWriter`: committed with the batch, and
 /// each ping's completion runs after that commit, so an acknowledged ping is
 /// durable exactly as before. If a group's write fails, its pings are
@@ -29,8 +34,10 @@ final class PingIngest: Sendable {
 
     private struct Queue {
         var pings: [Ping] = []
-        /// A group item is queued in the writer and has not taken the pings yet.
+        /// A group item is queued on a lane and has not taken the pings yet.
         var scheduled = false
+        /// Groups queued or running per lane.
+        var busy: [Int]
     }
 
     /// The pings one writer item took, kept for the writer's retry of the
@@ -50,14 +57,23 @@ final class PingIngest: Sendable {
         func error(at i: Int) -> (any Error)? { state.withLock { $0.errors[i] } }
     }
 
-    private let queue = Mutex(Queue())
-    private let writer: BatchWriter
+    private let queue: Mutex<Queue>
+    /// One batch writer per write lane (PostgreSQL: their own connections,
+    /// so a group can run while the previous one commits), or the hub's
+    /// writer alone (SQLite).
+    let lanes: [BatchWriter]
+    private let ownsLanes: Bool
     private let recorder: ResultRecorder
     private let calendar: MaintenanceCalendar
     private let location: String
 
-    init(writer: BatchWriter, recorder: ResultRecorder, calendar: MaintenanceCalendar, location: String) {
-        self.writer = writer
+    /// `lanes`: writers of their own, which `stop` stops, or (`ownsLanes`
+    /// false) the hub's writer, which its owner stops.
+    init(lanes: [BatchWriter], recorder: ResultRecorder, calendar: MaintenanceCalendar, location: String) {
+        precondition(!lanes.isEmpty)
+        self.lanes = lanes
+        queue = Mutex(Queue(busy: Array(repeating: 0, count: lanes.count)))
+        ownsLanes = lanes.count > 1
         self.recorder = recorder
         self.calendar = calendar
         self.location = location
@@ -66,19 +82,29 @@ final class PingIngest: Sendable {
     /// Queues a ping; `completion` runs on the writer thread after the
     /// commit (nil = stored) and must not block.
     func add(_ ping: Ping) {
-        let schedule = queue.withLock { q -> Bool in
+        let lane = queue.withLock { q -> Int? in
             q.pings.append(ping)
-            if q.scheduled { return false }
+            if q.scheduled { return nil }
             q.scheduled = true
-            return true
+            // The least busy lane: an idle one takes the group at once.
+            let lane = q.busy.indices.min { q.busy[$0] < q.busy[$1] }!
+            q.busy[lane] += 1
+            return lane
         }
-        guard schedule else { return }
+        guard let lane else { return }
         let group = Group()
-        writer.submit({ [self] c in
+        lanes[lane].submit({ [self] c in
             try write(group.take(drain), group: group, on: c)
-        }, completion: { error in
+        }, completion: { [self] error in
+            queue.withLock { $0.busy[lane] -= 1 }
             for (i, ping) in group.pings.enumerated() { ping.completion(error ?? group.error(at: i)) }
         })
+    }
+
+    /// Commits what is queued and stops the lanes of its own.
+    func stop() {
+        guard ownsLanes else { return }
+        for lane in lanes { lane.stop() }
     }
 
     /// Everything queued so far; later pings schedule the next group.
@@ -118,11 +144,15 @@ final class PingIngest: Sendable {
     }
 
     private func writeTogether(_ pings: [Ping], on c: Connection) throws {
-        try Heartbeats.insertMany(c, pings.map(\.row))
+        // The ping rows first: they lock nothing another group needs, so on
+        // PostgreSQL this runs while the previous group (same monitors, other
+        // lane) is still committing. Then the monitors' rows, locked in id
+        // order: everything below sees the previous group's outcome.
+        let rows = pings.map(\.row)
+        try Heartbeats.insertMany(c, rows)
+        var status = try Monitors.statusesForUpdate(c, ids: rows.map(\.monitorID))
+        try Heartbeats.fold(c, rows)
         let judged = pings.filter { $0.result != nil }
-        guard !judged.isEmpty else { return }
-        var seen = Set<Int64>()
-        var status = try Monitors.statuses(c, ids: judged.map(\.row.monitorID).filter { seen.insert($0).inserted })
         var quiet: [CheckResultRecord] = []
         var lastAt: [Int64: Int64] = [:]
         var lastOrder: [Int64] = []
