@@ -8,7 +8,7 @@ import Store
 ///
 /// The clock is the wall clock of the zone, read through Core's TZif
 /// reader, so a span follows daylight saving time: 22:00–07:00 in
-/// Europe/Berlin is 21:00–05:00 UTC in summer and 21:00–06:00 UTC in winter,
+/// Europe/Berlin is 20:00–05:00 UTC in summer and 21:00–06:00 UTC in winter,
 /// and on the night of a change it is an hour shorter or longer. A time the
 /// change skips (02:30 on the spring-forward night) simply never comes; a
 /// time that happens twice (02:30 in autumn) is inside the span both times.
