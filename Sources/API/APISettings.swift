@@ -23,6 +23,9 @@ public struct APISettings: Sendable {
     public var ssoExtraCAFile: String?
     /// `[auth] phone_approval`: offer approving a web sign-in on the phone (SPEC §11).
     public var phoneApproval: Bool = true
+    /// `[mobile] max_devices_per_user`: enrolling one more phone removes the
+    /// user's least recently seen one (SPEC §10).
+    public var maxDevicesPerUser: Int = 10
 
     public init() {}
 

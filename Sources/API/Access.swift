@@ -24,6 +24,10 @@ struct Access: Sendable {
         /// write scope, or the user's own web session whatever the role — a
         /// readonly user must still be able to protect their account.
         static let accountWrite = Rule(scope: .write, account: true, ownAccount: true)
+        /// The caller's own settings that the app changes too (quiet hours):
+        /// any write credential of the user, the app's `pma_` included, or
+        /// the user's own web session whatever the role.
+        static let ownWrite = Rule(scope: .write, ownAccount: true)
         static let adminAccountRead = Rule(scope: .read, admin: true, account: true)
         static let adminAccountWrite = Rule(scope: .write, admin: true, account: true)
         static let adminRead = Rule(scope: .read, admin: true)

@@ -88,10 +88,12 @@ public final class Application: Sendable {
             AgentRoutes(access: access, agents: monitoring.agents).register(&r)
             AgentProtocolRoutes(access: AgentAccess(agents: monitoring.agents), agents: monitoring.agents).register(&r)
             ChannelRoutes(access: access, notify: notify).register(&r)
+            QuietHoursRoutes(access: access, quietHours: notify.quietHours).register(&r)
+            EventRoutes(access: access, events: notify.events).register(&r)
             SettingsRoutes(access: access, notify: notify).register(&r)
             TokenRoutes(service: oauth, issuer: issuer).register(&r)
             AuthorizeRoutes(service: oauth, signIn: web, issuer: issuer, hubName: settings.hubName).register(&r)
-            let devices = MobileDeviceService(database: database)
+            let devices = MobileDeviceService(database: database, maxDevicesPerUser: settings.maxDevicesPerUser)
             ConnectedAppsRoutes(access: access, service: oauth, devices: devices).register(&r)
             MobileRoutes(access: access, devices: devices, settings: settings, approvals: loginApprovals, limiter: loginLimiter,
                          notify: notify).register(&r)

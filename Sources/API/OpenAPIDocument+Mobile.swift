@@ -55,7 +55,8 @@ extension OpenAPIDocument {
             "path": ["type": "string", "description": "{id} is the notification's monitor_id"],
             "body": ["type": ["object", "null"], "description": "JSON body to send, or null for none"],
             "scope": ["const": "write"], "allowed": ["type": "boolean", "description": "whether this token has the scope"]]]),
-        ("MobileConfig", ["type": "object", "required": ["hub_id", "hub_name", "relay_epoch", "push", "scope", "user", "actions"],
+        ("MobileConfig", ["type": "object", "required": ["hub_id", "hub_name", "relay_epoch", "push", "scope", "user", "actions",
+                                                        "quiet_hours"],
                           "properties": [
             "hub_id": ["type": "string"], "hub_name": ["type": "string"], "relay_epoch": ["type": "integer"],
             "push": ["type": "object", "properties": ["enabled": ["type": "boolean"], "relay_url": ["type": "string"]]],
@@ -63,7 +64,8 @@ extension OpenAPIDocument {
             "user": ["type": "object", "properties": ["email": ["type": "string"], "role": ["enum": ["admin", "readonly"]]]],
             "actions": ["type": "object", "required": ["check_now", "mute", "pause"],
                         "properties": ["check_now": ref("MobileAction"), "mute": ref("MobileAction"),
-                                       "pause": ref("MobileAction")]]]]),
+                                       "pause": ref("MobileAction")]],
+            "quiet_hours": ref("QuietHours")]]),
         ("MobileDevice", ["type": "object", "properties": [
             "id": ["type": "integer"], "platform": ["enum": ["ios", "android"]], "name": ["type": "string"],
             "app_version": ["type": "string"], "created_at": ["type": "string", "format": "date-time"],

@@ -21,6 +21,8 @@ enum OpenAPIDocument {
         /// The `{id}` path parameter's schema: ids are integers (SPEC §2),
         /// but sign-in approval ids are random strings (§11).
         var idSchema: JSON = ["type": "integer"]
+        /// Query parameters beyond a list's `limit` and `cursor`.
+        var query: [JSON] = []
     }
 
     static func ref(_ name: String) -> JSON { ["$ref": .string("#/components/schemas/\(name)")] }
@@ -54,7 +56,7 @@ enum OpenAPIDocument {
         Operation(method: "delete", path: "/api/users/{id}", summary: "Delete a user and their tokens.",
                   auth: "write admin account", success: (204, nil)),
     ] + accountOperations + monitoringOperations + oauthOperations + settingsOperations + mobileOperations + agentOperations
-        + statusPageOperations
+        + statusPageOperations + alertOperations
     static let accountOperations: [Operation] = [
         Operation(method: "post", path: "/api/account/password",
                   summary: "Change the caller's password (the current one is required); ends the user's other web sessions.",
@@ -180,7 +182,10 @@ enum OpenAPIDocument {
                                    "interval": ["type": "integer"], "timeout": ["type": "integer"], "retries": ["type": "integer"],
                                    "paused": ["type": "boolean"], "locations": ["type": "array", "items": ["type": "string"]],
                                    "confirm_locations": ["type": "integer"], "degraded_after_ms": ["type": ["integer", "null"]],
-                                   "cert_expiry_days": ["type": ["integer", "null"]], "http": ["type": "object"], "dns": ["type": "object"],
+                                   "cert_expiry_days": ["type": ["integer", "null"]],
+                                   "priority": ["type": ["integer", "null"], "minimum": 0, "maximum": 10,
+                                                "description": "null = the defaults per event (SPEC §10)"],
+                                   "http": ["type": "object"], "dns": ["type": "object"],
                                    "heartbeat": ["type": "object"], "ping_url": ["type": "string"],
                                    "status": ["enum": ["pending", "up", "degraded", "down", "paused"]],
                                    "status_since": ["type": "string", "format": "date-time"], "last_check": ["type": ["object", "null"]],
@@ -194,6 +199,8 @@ enum OpenAPIDocument {
                                         "paused": ["type": "boolean"], "locations": ["type": "array", "items": ["type": "string"]],
                                         "confirm_locations": ["type": "integer", "minimum": 1], "degraded_after_ms": ["type": ["integer", "null"]],
                                         "cert_expiry_days": ["type": ["integer", "null"]],
+                                        "priority": ["type": ["integer", "null"], "minimum": 0, "maximum": 10,
+                                                     "description": "used for this monitor's monitor_down, monitor_degraded and expiry; monitor_up gets min(4, priority)"],
                                         "http": ["type": "object", "properties": ["method": ["type": "string"], "headers": ["type": "object"],
                                                                                   "body": ["type": ["string", "null"]], "expected_status": ["type": "string"],
                                                                                   "keyword": ["type": ["string", "null"]], "keyword_absent": ["type": "boolean"],
@@ -231,7 +238,7 @@ enum OpenAPIDocument {
             "type": ["enum": channelTypes],
             "enabled": ["type": "boolean"], "events": ["type": "array", "items": ["type": "string"]],
             "monitor_ids": ["type": "array", "items": ["type": "integer"]], "reminder_minutes": ["type": "integer"],
-            "config": ["type": "object"],
+            "min_priority": ["type": "integer", "minimum": 0, "maximum": 10], "config": ["type": "object"],
             "delivery": ["type": "object", "properties": ["sent": ["type": "integer"], "failed": ["type": "integer"],
                                                           "pending": ["type": "integer"], "last_error": ["type": ["string", "null"]],
                                                           "last_sent_at": ["type": ["string", "null"]]]],
@@ -241,7 +248,10 @@ enum OpenAPIDocument {
             "events": ["type": "array", "items": ["enum": ["monitor_down", "monitor_up", "monitor_degraded", "expiry",
                                                             "agent_offline", "agent_online"]]],
             "monitor_ids": ["type": "array", "items": ["type": "integer"]],
-            "reminder_minutes": ["type": "integer", "minimum": 0, "maximum": 10080], "config": ["type": "object"]]],
+            "reminder_minutes": ["type": "integer", "minimum": 0, "maximum": 10080],
+            "min_priority": ["type": "integer", "minimum": 0, "maximum": 10, "default": 0,
+                             "description": "notifications below it are not sent here (reminders included; Test ignores it)"],
+            "config": ["type": "object"]]],
         "TokenCreated": ["allOf": [ref("Token"), ["type": "object", "properties": ["token": ["type": "string", "pattern": "^pmk_"]]]]],
     ]
 
@@ -281,6 +291,7 @@ enum OpenAPIDocument {
                 parameters.append(["name": "limit", "in": "query", "schema": ["type": "integer", "minimum": 1, "maximum": 500, "default": 50]])
                 parameters.append(["name": "cursor", "in": "query", "schema": ["type": "string"]])
             }
+            parameters += op.query
             if !parameters.isEmpty { o["parameters"] = .array(parameters) }
             if let req = op.request {
                 o["requestBody"] = ["required": true, "content": .object(JSONObject([(op.requestType, ["schema": req])]))]
@@ -302,7 +313,7 @@ enum OpenAPIDocument {
                 "servers": [["url": .string(serverURL)]],
                 "paths": .object(paths),
                 "components": ["schemas": .object(JSONObject((schemas.objectValue?.entries.map { ($0.key, $0.value) } ?? []) + oauthSchemas + settingsSchemas + mobileSchemas + agentSchemas
-                                                                     + statusPageSchemas)),
+                                                                     + statusPageSchemas + alertSchemas)),
                                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"],
                                                    "session": ["type": "apiKey", "in": "cookie", "name": "pingtxt_session",
                                                                "description": "Web session of the login page; POST, PATCH, PUT and DELETE also need the header X-CSRF-Token."]]]]

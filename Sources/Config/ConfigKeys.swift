@@ -170,6 +170,9 @@ public enum ConfigKeys {
         .boolean("auth", "phone_approval", \.auth.phoneApproval,
                  "Users with two-factor authentication and a phone enrolled in the app may approve a web sign-in\non the phone (by the number the browser shows) instead of typing the code; false = only codes."),
 
+        .integer("mobile", "max_devices_per_user", \.mobile.maxDevicesPerUser, 1...1000,
+                 "Phones one user may have enrolled through the app (over all their sign-ins); enrolling one\nmore removes the phone that was seen least recently, which then gets no more pushes."),
+
         .string("smtp", "host", \.smtp.host, "Mail server that email channels send through (a host name or IP address);\nempty = email is not configured.",
                 parse: { s throws(InvalidValue) in try Validate.mailHost(s) }, render: { $0 }),
         .integer("smtp", "port", \.smtp.port, 1...65535, "Mail server port: usually 587 for starttls, 465 for tls."),

@@ -102,6 +102,13 @@ public struct HubConfig: Sendable, Equatable {
         public init() {}
     }
 
+    /// `[mobile]`: phones enrolled through the app.
+    public struct Mobile: Sendable, Equatable {
+        /// Enrolling one more phone removes the user's least recently seen one (SPEC §10).
+        public var maxDevicesPerUser = 10
+        public init() {}
+    }
+
     /// `[smtp]`: the mail server `email` channels send through. An empty
     /// `host` means email is not configured (email channels then fail with
     /// a message saying so).
@@ -130,6 +137,7 @@ public struct HubConfig: Sendable, Equatable {
     public var retention = Retention()
     public var hub = Hub()
     public var auth = AuthSection()
+    public var mobile = Mobile()
     public var smtp = SMTP()
     public var agent = Agent()
     public var agents = AgentsSection()

@@ -91,12 +91,16 @@ public struct Channel: Sendable {
     /// Empty = every monitor.
     public var monitorIDs: [Int64]
     public var reminderMinutes: Int64
+    /// Notifications below this 0–10 priority are not sent here, reminders
+    /// included; the Test button ignores it (SPEC §10, `Routing.accepts`).
+    public var minPriority: Int64
     public var config: JSONObject
     public var sender: any ChannelSender
 
     public init(id: Int64, name: String, type: ChannelType, enabled: Bool, events: [EventKind], monitorIDs: [Int64],
-                reminderMinutes: Int64, config: JSONObject) throws(JSONFieldError) {
+                reminderMinutes: Int64, minPriority: Int64 = 0, config: JSONObject) throws(JSONFieldError) {
         self.id = id
+        self.minPriority = minPriority
         self.name = name
         self.type = type
         self.enabled = enabled

@@ -33,13 +33,16 @@ public enum ChannelValidator {
         let events = (try parseEvents(f) ?? existing?.events ?? [.monitorDown, .monitorUp]).filter { seen.insert($0).inserted }
         let monitors = try parseMonitorIDs(f) ?? existing?.monitorIDs ?? []
         let reminder = try f.int("reminder_minutes", in: 0...10_080) ?? existing?.reminderMinutes ?? 0
+        let minPriority = try f.int("min_priority", in: AlertPriority.range) ?? existing?.minPriority ?? 0
         let config = try parseConfig(f, type: type, existing: existing)
         // The type's sender validates its config (events and monitors do
         // not change what it accepts).
         _ = try Channel(id: 0, name: name, type: type, enabled: enabled, events: [], monitorIDs: [], reminderMinutes: reminder,
                         config: config)
-        return ChannelRecord(name: name, type: type.rawValue, enabled: enabled, events: events, monitorIDs: monitors,
-                             reminderMinutes: reminder, config: config)
+        var record = ChannelRecord(name: name, type: type.rawValue, enabled: enabled, events: events, monitorIDs: monitors,
+                                   reminderMinutes: reminder, config: config)
+        record.minPriority = minPriority
+        return record
     }
 
     /// The given event kinds; nil when absent.

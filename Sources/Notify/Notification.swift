@@ -29,6 +29,18 @@ public struct Notification: Sendable, Equatable {
     /// on one service account never touch each other's alerts. Empty until
     /// the notifier fills it in when it queues the notification.
     public var hubID: String
+    /// 0–10 (SPEC §10): the event's default until whoever queues the
+    /// notification sets the one it resolved from the monitor's own
+    /// (`AlertPriority.resolve`).
+    public var priority: Int {
+        get { resolvedPriority ?? AlertPriority.standard(event) }
+        set { resolvedPriority = newValue }
+    }
+    private var resolvedPriority: Int?
+    /// The `events` row this notification tells of (a reminder: the event
+    /// it repeats; nil for tests and follow-ups), so an app or a receiver
+    /// can ask `GET /api/events?after=` for what it missed.
+    public var eventID: Int64?
 
     public init(kind: Kind, event: EventKind?, monitorID: Int64?, monitorName: String, incidentID: Int64?, cause: String,
                 locations: [String], at: Int64, since: Int64, outboxID: Int64, hubName: String = "pingtxt", hubID: String = "") {
@@ -63,6 +75,12 @@ public struct Notification: Sendable, Equatable {
     /// page for agent events; a test links to the notify page, where its
     /// channel is. nil when the hub's public URL is not known.
     public var pageURL: String? {
+        Self.pageURL(publicURL: publicURL, event: event, monitorID: monitorID, incidentID: incidentID)
+    }
+
+    /// `pageURL` of a notification with these fields (the events feed builds
+    /// the link of a stored event with it).
+    public static func pageURL(publicURL: String, event: EventKind?, monitorID: Int64?, incidentID: Int64?) -> String? {
         guard !publicURL.isEmpty else { return nil }
         var base = publicURL
         while base.hasSuffix("/") { base.removeLast() }

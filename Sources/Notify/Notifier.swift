@@ -35,13 +35,32 @@ public final class Notifier: EventSink {
     public var current: [Channel] { channels.current }
 
     public func didInsert(_ event: EventRecord, on c: Connection) throws(StoreError) {
-        guard !event.suppressed, let kind = EventKind(rawValue: event.kind) else { return }
+        guard let kind = EventKind(rawValue: event.kind) else { return }
+        var template = try notification(for: event, kind: kind, on: c)
+        // Every event is described for the events feed, the ones that
+        // maintenance keeps quiet too (the feed lists them as silenced).
+        let (title, body) = PushMessages.texts(template)
+        try Events.describe(c, id: event.id, priority: Int64(template.priority), title: title, body: body)
         let targets = Routing.channels(for: kind, monitorID: event.monitorID, suppressed: event.suppressed, among: current)
         if targets.isEmpty { return }
+        template.hubID = try hubID(c)
+        var queued = 0
+        for ch in targets {
+            queued += try queue(c, channel: ch, notification: template, eventID: event.id, now: event.at).count
+        }
+        if queued > 0 { onQueued() }
+    }
+
+    /// What every channel renders for `event`: names, times, the priority
+    /// resolved from the monitor's own (`AlertPriority`), links and ids.
+    func notification(for event: EventRecord, kind: EventKind, on c: Connection) throws(StoreError) -> Notification {
         var name = ""
         var since = event.at
+        var monitorPriority: Int64?
         if let m = event.monitorID {
-            name = try Monitors.find(c, id: m)?.name ?? "monitor \(m)"
+            let monitor = try Monitors.find(c, id: m)
+            name = monitor?.name ?? "monitor \(m)"
+            monitorPriority = monitor?.priority
         } else {
             // An event without a monitor is about an agent: its location names it.
             name = event.locations.first ?? "agent"
@@ -52,15 +71,12 @@ public final class Notifier: EventSink {
             }
         }
         if let i = event.incidentID, let incident = try Incidents.find(c, id: i) { since = incident.openedAt }
-        var queued = 0
-        for ch in targets {
-            var template = Notification(kind: .alert, event: kind, monitorID: event.monitorID, monitorName: name,
-                                        incidentID: event.incidentID, cause: event.cause, locations: event.locations, at: event.at,
-                                        since: since, outboxID: 0, hubName: hubName)
-            template.publicURL = publicURL
-            queued += try queue(c, channel: ch, notification: template, eventID: event.id, now: event.at).count
-        }
-        if queued > 0 { onQueued() }
+        var n = Notification(kind: .alert, event: kind, monitorID: event.monitorID, monitorName: name, incidentID: event.incidentID,
+                             cause: event.cause, locations: event.locations, at: event.at, since: since, outboxID: 0, hubName: hubName)
+        n.publicURL = publicURL
+        n.priority = AlertPriority.resolve(kind, monitorPriority: monitorPriority)
+        n.eventID = event.id
+        return n
     }
 
     /// Writes the outbox rows of one notification to one channel (one row,
@@ -69,6 +85,9 @@ public final class Notifier: EventSink {
     @discardableResult
     public func queue(_ c: Connection, channel ch: Channel, notification: Notification, eventID: Int64?,
                       now: Int64) throws(StoreError) -> [Int64] {
+        // Below the channel's floor nothing is written (the Test button is a
+        // check of the channel itself and always goes out).
+        guard Routing.accepts(ch, notification) else { return [] }
         if ch.type == .mobile {
             return try mobilePush?.queue(c, channel: ch, notification: notification, eventID: eventID, now: now) ?? []
         }
@@ -118,6 +137,6 @@ extension Channel {
             throw JSONFieldError(field: "type", message: "unknown channel type \(r.type)")
         }
         try self.init(id: r.id, name: r.name, type: type, enabled: r.enabled, events: r.events, monitorIDs: r.monitorIDs,
-                      reminderMinutes: r.reminderMinutes, config: r.config)
+                      reminderMinutes: r.reminderMinutes, minPriority: r.minPriority, config: r.config)
     }
 }

@@ -18,6 +18,10 @@ public final class NotifyService: Sendable {
     public let counters = DeliveryCounters()
     /// Phones: push relay settings, per-phone rows, the Live Activity.
     public let push: PushService
+    /// `GET /api/events`: what the hub raised, for an app that missed it.
+    public let events: EventFeed
+    /// Users' quiet hours (the push sender reads the same rows).
+    public var quietHours: QuietHoursService { push.quietHours }
     let quiet: @Sendable (_ monitorID: Int64, _ at: Int64) -> Bool
     let reminders: ReminderJob
     /// The hubs sharing the database (alone on SQLite).
@@ -49,6 +53,7 @@ public final class NotifyService: Sendable {
                            channels: { channels.current }, quiet: quiet, wake: wake)
         let notifier = Notifier(hubName: hubName, publicURL: publicURL, channels: channels, mobilePush: push, onQueued: wake)
         self.notifier = notifier
+        events = EventFeed(database: database, publicURL: publicURL)
         self.smtp = SMTPTransport(settings: smtp)
         worker = DeliveryWorker(database: database,
                                 transports: [HTTPTransport(engine: engine), PushTransport(service: push), self.smtp],

@@ -122,10 +122,15 @@ public final class ReminderJob: Sendable {
         for r in try Reminders.forIncident(c, incidentID: incident.id) { slots[r.channelID] = r.nextAt }
         var queued = 0
         var quietNow: Bool?
-        var context: (name: String, locations: [String])?
+        var template: Notification?
+        // The monitor's priority decides which channels are reminded at all
+        // (a channel's min_priority holds for reminders too, SPEC §10).
+        let monitor = try Monitors.find(c, id: incident.monitorID)
+        let priority = AlertPriority.resolve(kind, monitorPriority: monitor?.priority)
         for ch in notifier.current {
             let slot = slots.removeValue(forKey: ch.id)
-            guard ch.reminderMinutes > 0, Routing.matches(ch, kind: kind, monitorID: incident.monitorID) else {
+            guard ch.reminderMinutes > 0, Routing.matches(ch, kind: kind, monitorID: incident.monitorID),
+                  Int64(priority) >= ch.minPriority else {
                 if slot != nil { try Reminders.delete(c, channelID: ch.id, incidentID: incident.id) }
                 continue
             }
@@ -142,14 +147,21 @@ public final class ReminderJob: Sendable {
                 try Reminders.schedule(c, channelID: ch.id, incidentID: incident.id, nextAt: now + period)
                 continue
             }
-            if context == nil {
-                context = (try Monitors.find(c, id: incident.monitorID)?.name ?? "monitor \(incident.monitorID)",
-                           incident.locations)
+            if template == nil {
+                var n = Notification(kind: .reminder, event: kind, monitorID: incident.monitorID,
+                                     monitorName: monitor?.name ?? "monitor \(incident.monitorID)", incidentID: incident.id,
+                                     cause: incident.cause, locations: incident.locations, at: now, since: incident.openedAt,
+                                     outboxID: 0, hubName: notifier.hubName)
+                n.publicURL = notifier.publicURL
+                n.priority = priority
+                // The event it repeats: an app that sees the reminder first
+                // still finds the alert in the events feed.
+                n.eventID = try Events.latest(c, incidentID: incident.id, kind: kind.rawValue)?.id
+                template = n
             }
-            var n = Notification(kind: .reminder, event: kind, monitorID: incident.monitorID, monitorName: context?.name ?? "",
-                                 incidentID: incident.id, cause: incident.cause, locations: context?.locations ?? [], at: now,
-                                 since: incident.openedAt, outboxID: 0, hubName: notifier.hubName)
-            n.publicURL = notifier.publicURL
+            guard let n = template else { continue }
+            // The row itself names no event: it is a reminder, not the alert
+            // (`Outbox.announced` reads alert rows by their event).
             queued += try notifier.queue(c, channel: ch, notification: n, eventID: nil, now: now).count
             try Reminders.schedule(c, channelID: ch.id, incidentID: incident.id, nextAt: now + period, countSent: true)
         }

@@ -9,6 +9,12 @@ public enum Routing {
         return channels.filter { matches($0, kind: kind, monitorID: monitorID) }
     }
 
+    /// Whether `n` is loud enough for the channel: at or above its
+    /// `min_priority` (SPEC §10), or a test, which ignores it.
+    public static func accepts(_ c: Channel, _ n: Notification) -> Bool {
+        n.kind == .test || Int64(n.priority) >= c.minPriority
+    }
+
     public static func matches(_ c: Channel, kind: EventKind, monitorID: Int64?) -> Bool {
         guard c.enabled, c.events.contains(kind) else { return false }
         if c.monitorIDs.isEmpty { return true }

@@ -12,6 +12,8 @@ public struct ChannelRecord: Sendable, Equatable {
     /// Empty = every monitor.
     public var monitorIDs: [Int64]
     public var reminderMinutes: Int64
+    /// Notifications below this 0–10 priority are not sent here (SPEC §10).
+    public var minPriority: Int64 = 0
     /// Per type.
     public var config: JSONObject
     public var createdAt: Int64 = 0
@@ -34,6 +36,7 @@ public struct ChannelRecord: Sendable, Equatable {
                   monitorIDs: try r.intArray("monitor_ids", table: "channels"),
                   reminderMinutes: try r.int("reminder_minutes"), config: try r.jsonObject("config", table: "channels"))
         id = try r.int("id")
+        minPriority = try r.int("min_priority")
         createdAt = try r.int("created_at")
         updatedAt = try r.int("updated_at")
     }
@@ -54,14 +57,14 @@ public struct ChannelDelivery: Sendable, Equatable {
 public enum Channels {
     enum SQL {
         static let insert = """
-            INSERT INTO channels (name, type, enabled, events, monitor_ids, reminder_minutes, config, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
+            INSERT INTO channels (name, type, enabled, events, monitor_ids, reminder_minutes, config, created_at, updated_at, min_priority)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
             """
         static let find = "SELECT * FROM channels WHERE id = ?"
         static let all = "SELECT * FROM channels ORDER BY id"
         static let update = """
             UPDATE channels SET name = ?, type = ?, enabled = ?, events = ?, monitor_ids = ?, reminder_minutes = ?,
-              config = ?, updated_at = ? WHERE id = ? RETURNING *
+              config = ?, updated_at = ?, min_priority = ? WHERE id = ? RETURNING *
             """
         static let delete = "DELETE FROM channels WHERE id = ?"
         static let counts = "SELECT status, count(*) AS n FROM outbox WHERE channel_id = ? GROUP BY status"
@@ -74,7 +77,7 @@ public enum Channels {
     public static func insert(_ c: Connection, _ ch: ChannelRecord, now: Int64) throws(StoreError) -> ChannelRecord {
         guard let row = try c.queryOne(SQL.insert, [.text(ch.name), .text(ch.type), SQLValue(ch.enabled), .json(ch.events),
                                                     .json(ch.monitorIDs), .integer(ch.reminderMinutes), .json(ch.config),
-                                                    .integer(now), .integer(now)]) else {
+                                                    .integer(now), .integer(now), .integer(ch.minPriority)]) else {
             throw StoreError.misuse("INSERT … RETURNING gave no row")
         }
         return try ChannelRecord(row: row)
@@ -92,7 +95,7 @@ public enum Channels {
     public static func update(_ c: Connection, _ ch: ChannelRecord, now: Int64) throws(StoreError) -> ChannelRecord? {
         try c.queryOne(SQL.update, [.text(ch.name), .text(ch.type), SQLValue(ch.enabled), .json(ch.events),
                                     .json(ch.monitorIDs), .integer(ch.reminderMinutes), .json(ch.config),
-                                    .integer(now), .integer(ch.id)]).map { r throws(StoreError) in try ChannelRecord(row: r) }
+                                    .integer(now), .integer(ch.minPriority), .integer(ch.id)]).map { r throws(StoreError) in try ChannelRecord(row: r) }
     }
 
     /// Deletes the channel and (cascade) its outbox rows.

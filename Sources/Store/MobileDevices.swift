@@ -90,6 +90,17 @@ public enum MobileDevices {
             .map { r throws(StoreError) in try MobileDeviceRecord(row: r) }
     }
 
+    /// A user's phones, least recently seen first. A phone is seen when it
+    /// enrolls or reports a Live Activity token (`updated_at`) and whenever
+    /// the app uses its sign-in's token (`last_used_at`, written at most
+    /// once a minute): the later of the two. Ties go to the older row.
+    public static func forUserBySeen(_ c: Connection, userID: Int64) throws(StoreError) -> [MobileDeviceRecord] {
+        try c.query("""
+            SELECT d.* FROM mobile_devices d JOIN oauth_signins s ON s.id = d.signin_id WHERE d.user_id = ?
+            ORDER BY CASE WHEN coalesce(s.last_used_at, 0) > d.updated_at THEN s.last_used_at ELSE d.updated_at END, d.id
+            """, [.integer(userID)]).map { r throws(StoreError) in try MobileDeviceRecord(row: r) }
+    }
+
     /// Phones of live sign-ins, of `userIDs` (nil = every user).
     public static func active(_ c: Connection, userIDs: [Int64]?) throws(StoreError) -> [MobileDeviceRecord] {
         let rows = try c.query("""

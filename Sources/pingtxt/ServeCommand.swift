@@ -50,6 +50,7 @@ enum ServeCommand {
         settings.ssoProviders = config.ssoProviders
         settings.ssoExtraCAFile = config.checks.caFile.isEmpty ? nil : config.checks.caFile
         settings.phoneApproval = config.auth.phoneApproval
+        settings.maxDevicesPerUser = config.mobile.maxDevicesPerUser
         var monitorSettings = MonitoringSettings()
         monitorSettings.location = config.checks.location
         monitorSettings.maxConcurrent = config.checks.maxConcurrent

@@ -125,4 +125,21 @@ import Glibc
         try RetentionJob(database: f.db, settings: settings).run(now: now)
         #expect(try f.db.read { try CheckResults.rollups($0, monitorID: id, resolution: 3600, from: 0, to: now) } == rollups)
     }
+
+    /// SPEC §10: the events feed is kept as long as raw results.
+    @Test(arguments: TestEngine.all) func retentionDeletesEventsAsOldAsRawResults(engine: TestEngine) throws {
+        let f = try Fixture(engine)
+        let id = try f.monitor()
+        let day: Int64 = 86_400
+        let now: Int64 = 100 * day + 7_200
+        _ = try f.apply(id, at: now - 9 * day, .up)
+        _ = try f.apply(id, at: now - 9 * day + 60, .down, error: "refused")   // 9 days old: goes
+        _ = try f.apply(id, at: now - 6 * day, .up)                            // 6 days old: stays
+        _ = try f.apply(id, at: now - 60, .down, error: "refused")             // a minute old: stays
+        #expect(try f.events(id).map(\.kind) == ["monitor_down", "monitor_up", "monitor_down"])
+        var settings = RetentionSettings()
+        settings.rawDays = 7
+        try RetentionJob(database: f.db, settings: settings).run(now: now)
+        #expect(try f.events(id).map(\.at) == [now - 6 * day, now - 60])
+    }
 }

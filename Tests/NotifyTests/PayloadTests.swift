@@ -35,10 +35,16 @@ func headers(_ r: OutboundRequest) -> [String] { r.headers.map { "\($0.name): \(
 @Suite struct PayloadTests {
     @Test func webhookSignedBody() throws {
         let s = try sender(.webhook, ["url": "https://example.com/hook", "secret": "s3cret", "headers": ["X-Team": "ops"]])
-        let r = try #require(s.request(for: down))
+        // SPEC §10's fields: the event's id, the priority as queued and the hub's page.
+        var n = down
+        n.eventID = 55
+        n.priority = 9
+        n.publicURL = "https://hub.example.com/"
+        let r = try #require(s.request(for: n))
         let body = #"{"id":"outbox-481","event":"monitor_down","kind":"alert","monitor":{"id":12,"name":"API"},"incident_id":7,"#
             + #""cause":"HTTP 503","locations":["hub"],"since":"2025-11-29T10:02:00Z","at":"2025-11-29T10:02:00Z","#
-            + #""title":"🔴 API is down — HTTP 503 from hub, since 10:02 UTC","text":"Cause: HTTP 503\nFrom: hub\nSince: 2025-11-29T10:02:00Z (0 s ago)"}"#
+            + #""title":"🔴 API is down — HTTP 503 from hub, since 10:02 UTC","text":"Cause: HTTP 503\nFrom: hub\nSince: 2025-11-29T10:02:00Z (0 s ago)","#
+            + #""event_id":55,"priority":9,"url":"https://hub.example.com/incidents/7"}"#
         #expect(r.method == "POST" && r.url == "https://example.com/hook")
         #expect(r.bodyText == body)
         // python3 -c 'import hmac,hashlib;print(hmac.new(b"s3cret",BODY.encode(),hashlib.sha256).hexdigest())'
@@ -162,7 +168,7 @@ func headers(_ r: OutboundRequest) -> [String] { r.headers.map { "\($0.name): \(
 }
 
 /// Computed by hand with Python's hmac over the exact body above.
-let expectedSignature = "cbd3badce52af604d16ac3d0670a44927ec9b8a181dc78d97a9160d6f4461f40"
+let expectedSignature = "9ab45b13a22e505accc66d83b1905246025bbae55e643cd874420e3816c4c1da"
 
 @Suite struct ValidationExtraTests {
     @Test func urlsAndAddressesRefuseControlBytes() {

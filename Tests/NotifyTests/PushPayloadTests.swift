@@ -18,6 +18,9 @@ import Store
         var level: String
         var title: String
         var body: String
+        /// The default priority's band (SPEC §10): the relay's APNs priority and the sound.
+        var relay: Int64 = 10
+        var sound = true
         var description: String { event?.rawValue ?? "test" }
     }
 
@@ -32,7 +35,8 @@ import Store
         Row(event: .agentOffline, category: "AGENT_OFFLINE", level: "time-sensitive", title: "Agent API is offline",
             body: "Not heard from · since 07:04 UTC"),
         Row(event: .agentOnline, category: "AGENT_ONLINE", level: "active", title: "Agent API is online", body: "Back after 2 min"),
-        Row(event: nil, category: nil, level: "passive", title: "Test notification", body: "Push from Ops hub works (channel \"API\")."),
+        Row(event: nil, category: nil, level: "passive", title: "Test notification", body: "Push from Ops hub works (channel \"API\").",
+            relay: 5, sound: false),
     ]
 
     @Test(arguments: rows) func alertMessage(_ row: Row) throws {
@@ -41,18 +45,19 @@ import Store
         #expect(m["platform"]?.stringValue == "ios")
         #expect(m["token"]?.stringValue == "apns-token-1")
         #expect(m["kind"]?.stringValue == "alert")
-        #expect(m["priority"]?.intValue == 10)
+        #expect(m["priority"]?.intValue == row.relay)
         #expect(m["collapse_id"]?.stringValue == "monitor-12")
         #expect(m["expires_at"]?.intValue == Int64(1_764_400_000 + (row.event == nil ? 3_600 : 86_400)))
         let p = try #require(m["payload"])
         let aps = try #require(p["aps"])
         #expect(aps["alert"]?["title"]?.stringValue == row.title)
         #expect(aps["alert"]?["body"]?.stringValue == row.body)
-        #expect(aps["sound"]?.stringValue == "default")
+        #expect(aps["sound"]?.stringValue == (row.sound ? "default" : nil))
         #expect(aps["category"]?.stringValue == row.category)
         #expect(aps["thread-id"]?.stringValue == "monitor-12")
         #expect(aps["interruption-level"]?.stringValue == row.level)
         #expect(p["hub_id"]?.stringValue == "hub-abc")
+        #expect(p["priority"]?.intValue == Int64(AlertPriority.standard(row.event)))
         #expect(p["event"]?.stringValue == (row.event?.rawValue ?? "test"))
         #expect(p["monitor_id"]?.intValue == 12)
         #expect(p["incident_id"]?.intValue == 7)

@@ -21,7 +21,7 @@ enum DatabaseSeed {
     static let expectedRows: [String: Int] = [
         "users": 2, "api_tokens": 2, "monitors": 3, "check_results": checkResults, "result_rollups": rollups,
         "incidents": 2, "incident_timeline": 3, "events": 4, "heartbeat_pings": 2, "heartbeat_state": 1,
-        "channels": 2, "outbox": 3, "meta": 1,
+        "channels": 2, "outbox": 3, "meta": 1, "quiet_hours": 1,
     ]
 
     static func fill(_ db: Database) throws -> IDs {
@@ -36,7 +36,10 @@ enum DatabaseSeed {
                                      now: 4, expiresAt: nil)
             _ = try APITokens.insert(c, userID: u.id, name: "ro", scope: "read", hash: Array(0..<32), now: 5, expiresAt: 99)
 
+            _ = try UserQuietHours.save(c, QuietHoursRecord(userID: u.id, enabled: true, start: "22:00", end: "07:00",
+                                                            timezone: "Europe/Berlin", minPriority: 8), now: 5)
             var http = MonitorRecord(name: "site", type: "http", target: "https://example.com/", interval: 60, timeout: 10, retries: 1)
+            http.priority = 9
             http.settings = JSONObject([("http", .object(JSONObject([("method", "GET"), ("expect", "Grüße ✓")])))])
             http.locations = ["hub", "eu"]
             let m1 = try Monitors.insert(c, http, now: 6)

@@ -38,7 +38,9 @@ struct MobileRoutes {
 
     // MARK: config
 
-    /// Works with any read credential: the admin UI may show it too.
+    /// Works with any read credential: the admin UI may show it too. The
+    /// caller's quiet hours come with it (SPEC §10), so the app shows them
+    /// without a second call.
     func config(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let push = try pushSettings()
         return .json(.object(JSONObject([
@@ -47,6 +49,7 @@ struct MobileRoutes {
             ("scope", .string(p.scope.oauthString)),
             ("user", .object(JSONObject([("email", .string(p.user.email)), ("role", .string(p.role.rawValue))]))),
             ("actions", Self.actions(mayWrite: p.scope.allows(.write))),
+            ("quiet_hours", try notify.quietHours.get(userID: p.user.id).json),
         ])))
     }
 

@@ -28,7 +28,8 @@ struct ChannelRoutes {
         return .object(JSONObject([
             ("id", .int(r.id)), ("name", .string(r.name)), ("type", .string(r.type)), ("enabled", .bool(r.enabled)),
             ("events", .array(ch.events.map { .string($0.rawValue) })), ("monitor_ids", .array(ch.monitorIDs.map { .int($0) })),
-            ("reminder_minutes", .int(r.reminderMinutes)), ("config", .object(ch.maskedConfig)), ("delivery", delivery),
+            ("reminder_minutes", .int(r.reminderMinutes)), ("min_priority", .int(r.minPriority)),
+            ("config", .object(ch.maskedConfig)), ("delivery", delivery),
             ("created_at", .time(r.createdAt)), ("updated_at", .time(r.updatedAt)),
         ]))
     }

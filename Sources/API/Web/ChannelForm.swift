@@ -93,10 +93,14 @@ enum ChannelForm {
                 }
             }
         }
-        return .object(JSONObject([
+        var body = JSONObject([
             ("name", .string(form.trimmed("name"))), ("type", .string(typeText)),
             ("events", .array(form.all("events").map { .string($0) })), ("config", .object(config)),
-        ]))
+        ])
+        // A number as typed (a non-number is passed on, so the API's message names the field).
+        let floor = form.trimmed("min_priority")
+        if !floor.isEmpty { body["min_priority"] = Int64(floor).map { .int($0) } ?? .string(floor) }
+        return .object(body)
     }
 
     /// "a@x.org, b@y.org" (commas, spaces or line breaks) → the addresses.
@@ -143,6 +147,7 @@ enum ChannelForm {
                 "textarea": .bool(f.kind == .headers), "value": .string(kept),
             ]
         }
-        return ["name": .string(form?["name"] ?? ""), "types": .list(types), "events": .list(eventItems), "fields": .list(items)]
+        return ["name": .string(form?["name"] ?? ""), "types": .list(types), "events": .list(eventItems), "fields": .list(items),
+                "min_priority": .string(form?["min_priority"] ?? "0")]
     }
 }

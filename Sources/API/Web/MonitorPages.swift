@@ -26,6 +26,7 @@ struct MonitorPages {
         r.post("/monitors/{id}/pause", web.signedInForm(page: "/", rule: .write, pause))
         r.post("/monitors/{id}/resume", web.signedInForm(page: "/", rule: .write, resume))
         r.post("/monitors/{id}/delete", web.signedInForm(page: "/", rule: .write, delete))
+        r.post("/monitors/{id}/priority", web.signedInForm(page: "/", rule: .write, setPriority))
     }
 
     // MARK: dashboard
@@ -54,7 +55,8 @@ struct MonitorPages {
 
     /// The form's fields as typed, kept when the form comes back with an error.
     struct MonitorForm {
-        static let fields = ["name", "type", "target", "interval", "timeout", "retries"]
+        static let fields = ["name", "type", "target", "interval", "timeout", "retries", "priority"]
+        static let numbers = ["interval", "timeout", "retries", "priority"]
         static let types = ["http", "tcp", "dns", "tls", "heartbeat"]
         var values: [String: String] = ["type": "http", "interval": "60", "timeout": "10", "retries": "1"]
 
@@ -72,7 +74,7 @@ struct MonitorPages {
             var o = JSONObject()
             for f in Self.fields {
                 guard let v = values[f], !v.isEmpty else { continue }
-                if ["interval", "timeout", "retries"].contains(f), let n = Int64(v) {
+                if Self.numbers.contains(f), let n = Int64(v) {
                     o[f] = .int(n)
                 } else {
                     o[f] = .string(v)
@@ -85,6 +87,7 @@ struct MonitorPages {
             var ctx: [String: TemplateValue] = [:]
             for f in Self.fields { ctx[f] = .string(values[f] ?? "") }
             ctx["types"] = .list(Self.types.map { ["value": .string($0), "selected": .bool($0 == values["type"])] })
+            ctx["priorities"] = MonitorPages.priorityOptions(selected: values["priority"] ?? "")
             if let error {
                 ctx["error"] = .string(error.message)
                 ctx["error_field"] = .string(error.field)
@@ -147,8 +150,34 @@ struct MonitorPages {
             "last_check": .string(WebTime.text(record.lastAt)), "last_error": .optional(record.lastError),
             "chart": .string(chart), "chart_summary": .string(Charts.historySummary(samples, from: now - 86_400, to: now)),
             "results": .list(results), "incidents": .list(incidentItems),
+            "priority": .string(record.priority.map { String($0) } ?? "default"),
+            "priorities": Self.priorityOptions(selected: record.priority.map { String($0) } ?? ""),
         ]
         return web.adminPage(s, title: record.name, current: "/", template: "monitor.html", fields: context, flash: Flash.message(req))
+    }
+
+    /// The choices of a priority select: the defaults (empty, sent as
+    /// null) or 0–10 (SPEC §10).
+    static func priorityOptions(selected: String) -> TemplateValue {
+        let options: [TemplateValue] = [["value": "", "label": "default (down 8, degraded 6, expiry 5, up 4)",
+                                         "selected": .bool(selected.isEmpty)]]
+            + (0...10).map { p in ["value": .string(String(p)), "label": .string(String(p)), "selected": .bool(selected == String(p))] }
+        return .list(options)
+    }
+
+    /// The monitor's alert priority from its page: a PATCH of `priority`
+    /// through the API's validator (empty = null, the defaults).
+    func setPriority(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
+        let id = try req.intParameter("id")
+        let text = Substring(req.form("priority") ?? "").trimmingSpaces()
+        let value: JSON = text.isEmpty ? .null : Int64(text).map { .int($0) } ?? .string(text)
+        do {
+            let config = try MonitorValidator.patch(try monitoring.config(id), with: try JSONFields(["priority": value]))
+            _ = try monitoring.update(id: id, config)
+        } catch let e as JSONFieldError {
+            throw HTTPError(400, "validation_failed", e.message, field: e.field)
+        }
+        return web.redirect("/monitors/\(id)?flash=priority-saved")
     }
 
     func check(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {

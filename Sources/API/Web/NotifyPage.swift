@@ -75,7 +75,7 @@ struct NotifyPage {
             "id": .int(r.id), "name": .string(r.name),
             "type": .string(ChannelType(rawValue: r.type).map(ChannelForm.typeLabel) ?? r.type),
             "events": .string(ch.map { $0.events.map(\.rawValue).joined(separator: ", ") } ?? ""),
-            "enabled": .bool(r.enabled), "config": .list(config),
+            "enabled": .bool(r.enabled), "config": .list(config), "min_priority": .int(r.minPriority),
             "sent": .int(d.sent), "failed": .int(d.failed), "pending": .int(d.pending),
             "last_error": WebFormat.text(d.lastError), "last_sent": .string(WebFormat.time(d.lastSentAt)),
         ]

@@ -18,6 +18,7 @@ struct SettingsPage {
 
     static let flashes = [
         "push-saved": "Mobile app settings saved.",
+        "quiet-hours-saved": "Quiet hours saved.",
         "token-revoked": "Token revoked.",
         "app-disconnected": "App disconnected: its tokens no longer work and its phones get no more notifications.",
     ]
@@ -30,6 +31,8 @@ struct SettingsPage {
         // Saving may register with the relay, a network call: the blocking pool.
         r.add("POST", "/settings/mobile-push", .blocking,
               web.signedInForm(page: "/settings", rule: .adminAccountWrite, savePush))
+        // Own settings, like the API's PUT: a readonly user may save theirs.
+        r.post("/settings/quiet-hours", web.signedInForm(page: "/settings", rule: .ownWrite, saveQuietHours))
         r.post("/settings/tokens", web.signedInForm(page: "/settings", rule: .accountWrite, createToken))
         r.post("/settings/tokens/{id}/delete", web.signedInForm(page: "/settings", rule: .accountWrite, revokeToken))
         r.post("/settings/connected-apps/{id}/delete", web.signedInForm(page: "/settings", rule: .accountWrite, disconnect))
@@ -49,6 +52,23 @@ struct SettingsPage {
             return try render(ctx, error: e.message, pushForm: ctx.form, status: e.status)
         }
         return web.redirect("/settings?flash=push-saved#mobile-app")
+    }
+
+    /// The form as the API's body, validated by the same `QuietHoursValidator`.
+    func saveQuietHours(_ req: HTTPRequest, _ ctx: SignedIn) throws -> HTTPResponse {
+        let f = ctx.form
+        let floor = f.trimmed("min_priority")
+        var body = JSONObject([("enabled", .bool(f.checked("enabled"))), ("start", .string(f.trimmed("start"))),
+                               ("end", .string(f.trimmed("end"))), ("timezone", .string(f.trimmed("timezone")))])
+        if !floor.isEmpty { body["min_priority"] = Int64(floor).map { .int($0) } ?? .string(floor) }
+        do {
+            let q = try QuietHoursValidator.parse(try JSONFields(.object(body)))
+            _ = try notify.quietHours.set(userID: ctx.principal.user.id, q)
+        } catch {
+            guard let e = WebLayer.formError(error) else { throw error }
+            return try render(ctx, error: e.message, quietForm: f, status: e.status)
+        }
+        return web.redirect("/settings?flash=quiet-hours-saved#quiet-hours")
     }
 
     func createToken(_ req: HTTPRequest, _ ctx: SignedIn) throws -> HTTPResponse {
@@ -75,7 +95,8 @@ struct SettingsPage {
     }
 
     func render(_ ctx: SignedIn, flash: String? = nil, error: String? = nil, newToken: (name: String, token: String)? = nil,
-                pushForm: WebForm? = nil, tokenForm: WebForm? = nil, status: Int = 200) throws -> HTTPResponse {
+                pushForm: WebForm? = nil, tokenForm: WebForm? = nil, quietForm: WebForm? = nil,
+                status: Int = 200) throws -> HTTPResponse {
         let user = ctx.principal.user
         let tokenRows: [TemplateValue] = try tokens.list(userID: user.id, afterID: nil, limit: Self.listLimit).map {
             ["id": .int($0.id), "name": .string($0.name), "scope": .string($0.scope), "created": .string(WebFormat.time($0.createdAt)),
@@ -88,11 +109,27 @@ struct SettingsPage {
             "token_form": ["name": .string(tokenForm?["name"] ?? ""), "read": .bool(scope != "write"), "write": .bool(scope == "write")],
             "new_token": newToken.map { ["name": .string($0.name), "token": .string($0.token)] } ?? .bool(false),
             "apps": .list(try apps(user.id)), "totp_enabled": .bool(user.totpEnabled),
+            "quiet": Self.quiet(try notify.quietHours.get(userID: user.id), form: quietForm),
         ]
         // The push settings are an admin account endpoint in the API: readonly users do not see them.
         if ctx.isAdmin { values["push"] = Self.push(notify.push.settings, form: pushForm) }
         return web.adminPage(ctx, title: "Settings", current: "/settings", template: "settings.html", .object(values),
                              flash: flash, error: error, status: status)
+    }
+
+    /// The quiet hours as stored, or as typed when the form came back refused.
+    static func quiet(_ q: QuietHours, form: WebForm?) -> TemplateValue {
+        let stored = q.json
+        func value(_ key: String) -> TemplateValue {
+            if let form { return .string(form[key] ?? "") }
+            switch stored[key] {
+            case .string(let s)?: return .string(s)
+            case .int(let n)?: return .string(String(n))
+            default: return .string("")
+            }
+        }
+        return ["enabled": .bool(form.map { $0.checked("enabled") } ?? q.enabled), "start": value("start"), "end": value("end"),
+                "timezone": value("timezone"), "min_priority": value("min_priority")]
     }
 
     static func push(_ s: PushSettings, form: WebForm?) -> TemplateValue {

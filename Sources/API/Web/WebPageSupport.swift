@@ -20,6 +20,7 @@ enum Flash {
         "paused": "Monitor paused.",
         "resumed": "Monitor resumed.",
         "deleted": "Monitor deleted.",
+        "priority-saved": "Alert priority saved.",
         "confirm-delete": "Nothing was deleted: tick the box to confirm that the monitor and its history go.",
         "acknowledged": "Incident acknowledged.",
         "scheduled": "Maintenance window scheduled.",

@@ -67,6 +67,8 @@ public enum MonitorValidator {
         }
         m.degradedAfterMs = try b.int("degraded_after_ms", in: 1...300_000)
         m.certExpiryDays = try b.int("cert_expiry_days", in: 1...365) ?? (m.tracksCertificate && !b.has("cert_expiry_days") ? 14 : nil)
+        // The notifier resolves it per event (Notify's AlertPriority); null = the defaults.
+        m.priority = try b.int("priority", in: 0...10)
 
         try refuse(b, "http", unless: type == .http)
         try refuse(b, "dns", unless: type == .dns)

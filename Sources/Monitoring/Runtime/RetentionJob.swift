@@ -23,6 +23,7 @@ public struct RetentionSettings: Sendable {
 public final class RetentionJob: Sendable {
     static let hour: Int64 = 3600
     static let day: Int64 = 86_400
+    static let eventBatch = 5_000
 
     private let database: Database
     private let settings: RetentionSettings
@@ -124,8 +125,17 @@ public final class RetentionJob: Sendable {
         try database.write { c in
             for id in try Heartbeats.monitorsWithPings(c) { try Heartbeats.prune(c, monitorID: id, keep: keep) }
         }
-        if deleted + hourly + daily > 0 {
-            Log.shared.info("retention", ["raw_deleted": "\(deleted)", "hourly_deleted": "\(hourly)", "daily_deleted": "\(daily)"])
+        // The events feed (SPEC §10) is kept as long as raw results, in
+        // batches so the writer is never held for long.
+        var events = 0
+        while !stopping.load(ordering: .sequentiallyConsistent) {
+            let n = try database.write { c in try Events.deleteBefore(c, at: now - settings.rawDays * Self.day, limit: Self.eventBatch) }
+            events += n
+            if n < Self.eventBatch { break }
+        }
+        if deleted + hourly + daily + events > 0 {
+            Log.shared.info("retention", ["raw_deleted": "\(deleted)", "hourly_deleted": "\(hourly)", "daily_deleted": "\(daily)",
+                                          "events_deleted": "\(events)"])
         }
     }
 

@@ -1,3 +1,5 @@
+import Core
+
 /// A cron expression that failed to parse. `description` names the field,
 /// e.g. `minute: 61 is out of range 0-59`.
 public struct CronError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import Core
+
 /// Pure arithmetic of when checks run. All times are Unix milliseconds.
 ///
 /// Every monitor runs on a fixed grid: `phase(id) + k × interval`. The phase

@@ -24,6 +24,17 @@ enum ChatText {
         }
     }
 
+    /// `text` and, on a line of its own after it, `link` (the hub's page of
+    /// the alert, SPEC §10's tap-through link), cut so the whole fits in
+    /// `limit` units: only the text is ever cut, never the link the person
+    /// on call taps. No link: the text alone.
+    static func withLink(_ text: String, _ link: String?, limit: Int, in unit: TextLimit.Unit,
+                         render: ((Character) -> String)? = nil) -> String {
+        guard let link else { return TextLimit.cut(text, to: limit, in: unit, render: render) }
+        let tail = "\n" + (render.map { r in link.map(r).joined() } ?? link)
+        return TextLimit.cut(text, to: max(0, limit - unit.size(tail)), in: unit, render: render) + tail
+    }
+
     /// The group mentions that notify everyone in a channel.
     static let groupMentions = ["channel", "here", "everyone", "all"]
 

@@ -13,7 +13,10 @@ public struct DiscordChannel: ChannelSender {
     public init(config f: JSONFields) throws(JSONFieldError) { url = try Validate.url(f, "webhook_url")! }
 
     public func request(for n: Notification) -> OutboundRequest? {
-        .json(url, ["content": .string(TextLimit.cut(n.text, to: Self.maxCharacters, in: ChatText.unit)),
+        // The link in angle brackets: Discord then shows it without a
+        // preview embed of the hub's (sign-in) page.
+        .json(url, ["content": .string(ChatText.withLink(n.text, n.pageURL.map { "<\($0)>" }, limit: Self.maxCharacters,
+                                                         in: ChatText.unit)),
                     "allowed_mentions": ["parse": []]])
     }
 

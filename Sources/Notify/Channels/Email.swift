@@ -45,6 +45,9 @@ public struct EmailChannel: ChannelSender {
         }
         lines.append(n.body)
         if let incident = n.incidentID { lines.append("Incident: #\(incident)") }
+        // The hub's page of it (SPEC §10), on a line of its own so every
+        // mail client makes it a link.
+        if let page = n.pageURL { lines += ["", "Open: \(page)"] }
         lines += ["", "-- ", "Sent by \"\(n.hubName)\" (pingtxt monitoring hub), notification \(n.messageID)."]
         return lines.joined(separator: "\n")
     }

@@ -3,7 +3,8 @@ import Core
 /// `gotify`: `url` (the server), `token` (an application token) → a JSON
 /// `POST {url}/message` with the token in `X-Gotify-Key`, `title`,
 /// `message` and `priority` 0–10, which is ours as it is (Gotify's scale is
-/// the same). The text is marked `text/plain`, so a monitor name is never
+/// the same, and its Android app's bands are the push bands: 0 nothing,
+/// 1–3 an icon, 4–7 a sound, 8–10 sound and vibration). The text is marked `text/plain`, so a monitor name is never
 /// rendered as Markdown (which would also load remote images).
 /// docs/notifications.md "gotify" has the facts and their sources.
 public struct GotifyChannel: ChannelSender {
@@ -17,9 +18,12 @@ public struct GotifyChannel: ChannelSender {
     }
 
     public func request(for n: Notification) -> OutboundRequest? {
-        .json(url + "/message", [
+        var extras = JSONObject([("client::display", ["contentType": "text/plain"])])
+        // A tap on the notification opens the hub's page (SPEC §10).
+        if let page = n.pageURL { extras["client::notification"] = ["click": ["url": .string(page)]] }
+        return .json(url + "/message", [
             "title": .string(n.title), "message": .string(n.body), "priority": .int(Int64(AlertPriority.of(n))),
-            "extras": ["client::display": ["contentType": "text/plain"]],
+            "extras": .object(extras),
         ], extraHeaders: [("X-Gotify-Key", token)])
     }
 

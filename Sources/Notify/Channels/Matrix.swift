@@ -35,11 +35,19 @@ public struct MatrixChannel: ChannelSender {
     }
 
     public func request(for n: Notification) -> OutboundRequest? {
-        let title = TextLimit.cut(n.title, to: Self.textLimit, in: .utf8Bytes)
-        let body = TextLimit.cut(n.body, to: max(0, Self.textLimit - title.utf8.count - 1), in: .utf8Bytes)
-        let html = "<strong>\(ServiceText.html(title))</strong><br>"
+        // The hub's link (SPEC §10) comes last and is never cut.
+        let link = n.pageURL
+        let room = Self.textLimit - (link.map { $0.utf8.count + 1 } ?? 0)
+        let title = TextLimit.cut(n.title, to: room, in: .utf8Bytes)
+        let body = TextLimit.cut(n.body, to: max(0, room - title.utf8.count - 1), in: .utf8Bytes)
+        var plain = title + "\n" + body
+        var html = "<strong>\(ServiceText.html(title))</strong><br>"
             + body.split(separator: "\n", omittingEmptySubsequences: false).map { ServiceText.html(String($0)) }.joined(separator: "<br>")
-        let content: JSON = ["msgtype": "m.text", "body": .string(title + "\n" + body), "format": "org.matrix.custom.html",
+        if let link {
+            plain += "\n" + link
+            html += "<br><a href=\"\(ServiceText.html(link))\">\(ServiceText.html(link))</a>"
+        }
+        let content: JSON = ["msgtype": "m.text", "body": .string(plain), "format": "org.matrix.custom.html",
                              "formatted_body": .string(html)]
         let url = "\(homeserver)/_matrix/client/v3/rooms/\(ServiceText.pathSegment(roomID))/send/m.room.message/"
             + ServiceText.pathSegment(Self.transactionID(n))

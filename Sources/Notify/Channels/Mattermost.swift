@@ -14,11 +14,11 @@ public struct MattermostChannel: ChannelSender {
     public init(config f: JSONFields) throws(JSONFieldError) { url = try Validate.url(f, "webhook_url")! }
 
     public func request(for n: Notification) -> OutboundRequest? {
-        .json(url, ["text": .string(Self.text(n.text))])
+        .json(url, ["text": .string(Self.text(n.text, link: n.pageURL))])
     }
 
-    static func text(_ text: String) -> String {
-        TextLimit.cut(ChatText.neutralisingGroupMentions(text), to: maxCharacters, in: ChatText.unit,
-                      render: ChatText.escapingControlCharacters)
+    static func text(_ text: String, link: String? = nil) -> String {
+        ChatText.withLink(ChatText.neutralisingGroupMentions(text), link, limit: maxCharacters, in: ChatText.unit,
+                          render: ChatText.escapingControlCharacters)
     }
 }

@@ -5,10 +5,9 @@ import Core
 /// publishing form: one object POSTed to the server's root, `topic` in the
 /// body. JSON and not headers, because a title with emoji or accents then
 /// needs no header encoding at all (ntfy accepts UTF-8 or RFC 2047 headers,
-/// but not every client path sends them intact). Priority 5 (max) for
-/// down/offline, 4 degraded/expiry, 3 up/online, 2 tests; `click` (the
-/// JSON name of the `Click` header) opens the hub's page of the incident,
-/// monitor or agents. The message is cut to 4,096 bytes: past that ntfy
+/// but not every client path sends them intact). `priority` is ntfy's 1–5
+/// from ours (`priority(_:)`); `click` (the JSON name of the `Click`
+/// header) opens the hub's page of the incident, monitor or agents. The message is cut to 4,096 bytes: past that ntfy
 /// turns it into an attachment. The token goes in `Authorization: Bearer`.
 public struct NtfyChannel: ChannelSender {
     public static let secretKeys = ["token"]
@@ -44,18 +43,32 @@ public struct NtfyChannel: ChannelSender {
     }
 
     public func request(for n: Notification) -> OutboundRequest? {
-        let (priority, tag): (Int64, String) = switch n.event {
-        case .monitorDown?, .agentOffline?: (5, "rotating_light")
-        case .monitorDegraded?, .expiry?: (4, "warning")
-        case .monitorUp?, .agentOnline?: (3, "white_check_mark")
-        case nil: (2, "bell")
+        let tag = switch n.event {
+        case .monitorDown?, .agentOffline?: "rotating_light"
+        case .monitorDegraded?, .expiry?: "warning"
+        case .monitorUp?, .agentOnline?: "white_check_mark"
+        case nil: "bell"
         }
         var body = JSONObject([("topic", .string(topic)), ("title", .string(n.title)),
                                ("message", .string(TextLimit.cut(n.body, to: Self.maxMessageBytes, in: .utf8Bytes))),
-                               ("priority", .int(priority)), ("tags", [.string(tag)])])
+                               ("priority", .int(Self.priority(AlertPriority.of(n)))), ("tags", [.string(tag)])])
         if let page = n.pageURL { body["click"] = .string(page) }
         let auth: [(name: String, value: String)] = token.map { [("Authorization", "Bearer \($0)")] } ?? []
         return .json(url + "/", .object(body), extraHeaders: auth)
+    }
+
+    /// Ours (0–10) on ntfy's 1–5, band for band with the phone's push:
+    /// 8–10 → 5 `max` (long vibration bursts, pop-over), 6–7 → 4 `high`,
+    /// 4–5 → 3 `default` (sound), 1–3 → 2 `low` (no sound or vibration),
+    /// 0 → 1 `min` (folded away). https://docs.ntfy.sh/publish/#message-priority
+    static func priority(_ p: Int) -> Int64 {
+        switch p {
+        case 8...: 5
+        case 6...7: 4
+        case 4...5: 3
+        case 1...3: 2
+        default: 1
+        }
     }
 }
 

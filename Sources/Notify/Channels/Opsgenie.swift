@@ -48,6 +48,9 @@ public struct OpsgenieChannel: IncidentFollowing {
         if !n.cause.isEmpty { details["cause"] = .string(n.cause) }
         if !n.locations.isEmpty { details["locations"] = .string(n.locations.joined(separator: ", ")) }
         details["since"] = .time(n.since)
+        // Opsgenie has no link field on an alert: the hub's page (SPEC §10)
+        // is a detail, which Opsgenie shows (and links) on the alert.
+        if let page = n.pageURL { details["url"] = .string(page) }
         let body: JSON = [
             "message": .string(TextLimit.cut(n.title, to: Self.messageLimit, in: ServiceText.unit)),
             "alias": .string(AlertKey.of(n)),

@@ -68,8 +68,15 @@ public struct PagerDutyChannel: IncidentFollowing {
             ("class", .string(n.event?.rawValue ?? "test")),
             ("custom_details", .object(details)),
         ])
-        return .json(endpoint, ["routing_key": .string(routingKey), "event_action": "trigger", "dedup_key": .string(AlertKey.of(n)),
-                                "payload": .object(payload), "client": .string(n.hubName)])
+        var event = JSONObject([("routing_key", .string(routingKey)), ("event_action", "trigger"), ("dedup_key", .string(AlertKey.of(n))),
+                                ("payload", .object(payload)), ("client", .string(n.hubName))])
+        // The hub's page of the incident (SPEC §10): PagerDuty shows `links`
+        // on the alert, and `client_url` behind the client's name.
+        if let page = n.pageURL {
+            event["client_url"] = .string(page)
+            event["links"] = [["href": .string(page), "text": .string("Open in \(n.hubName)")]]
+        }
+        return .json(endpoint, .object(event))
     }
 
     /// 8–10 `critical`, 6–7 `error`, 4–5 `warning`, 0–3 `info`.

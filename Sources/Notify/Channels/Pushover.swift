@@ -15,6 +15,7 @@ public struct PushoverChannel: ChannelSender {
     static let defaultBase = "https://api.pushover.net"
     static let titleLimit = 250
     static let messageLimit = 1024
+    static let urlLimit = 512
     let userKey: String
     let appToken: String
     let base: String
@@ -37,12 +38,22 @@ public struct PushoverChannel: ChannelSender {
     }
 
     public func request(for n: Notification) -> OutboundRequest? {
-        .json(base + "/1/messages.json", [
-            "token": .string(appToken), "user": .string(userKey),
-            "title": .string(TextLimit.cut(n.title, to: Self.titleLimit, in: ServiceText.unit)),
-            "message": .string(TextLimit.cut(n.body, to: Self.messageLimit, in: ServiceText.unit)),
-            "priority": .int(Int64(Self.priority(AlertPriority.of(n)))), "timestamp": .int(n.at),
+        var body = JSONObject([
+            ("token", .string(appToken)), ("user", .string(userKey)),
+            ("title", .string(TextLimit.cut(n.title, to: Self.titleLimit, in: ServiceText.unit))),
+            ("message", .string(TextLimit.cut(n.body, to: Self.messageLimit, in: ServiceText.unit))),
+            ("priority", .int(Int64(Self.priority(AlertPriority.of(n))))), ("timestamp", .int(n.at)),
         ])
+        for (k, v) in link(n).entries { body[k] = v }
+        return .json(base + "/1/messages.json", .object(body))
+    }
+
+    /// The hub's page (SPEC §10) as Pushover's supplementary `url` (at most
+    /// 512 characters: a longer one is left out rather than cut into a
+    /// broken link) with a `url_title`.
+    func link(_ n: Notification) -> JSONObject {
+        guard let page = n.pageURL, page.unicodeScalars.count <= Self.urlLimit else { return JSONObject() }
+        return JSONObject([("url", .string(page)), ("url_title", .string("Open in \(TextLimit.cut(n.hubName, to: 80, in: ServiceText.unit))"))])
     }
 
     /// 8–10 → 1 (high: sounds even in the user's quiet hours), 4–7 → 0

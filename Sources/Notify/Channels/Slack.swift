@@ -13,12 +13,13 @@ public struct SlackChannel: ChannelSender {
     public init(config f: JSONFields) throws(JSONFieldError) { url = try Validate.url(f, "webhook_url")! }
 
     public func request(for n: Notification) -> OutboundRequest? {
-        .json(url, ["text": .string(Self.text(n.text))])
+        .json(url, ["text": .string(Self.text(n.text, link: n.pageURL))])
     }
 
-    /// The escaped text, cut after escaping so an entity is never split.
-    static func text(_ text: String) -> String {
-        TextLimit.cut(text, to: maxCharacters, in: ChatText.unit, render: ChatText.escapingControlCharacters)
+    /// The escaped text, cut after escaping so an entity is never split,
+    /// with the hub's link on its own last line (Slack links a bare URL).
+    static func text(_ text: String, link: String? = nil) -> String {
+        ChatText.withLink(text, link, limit: maxCharacters, in: ChatText.unit, render: ChatText.escapingControlCharacters)
     }
 
     /// Slack refuses in plain text (`invalid_payload`, `channel_not_found`,

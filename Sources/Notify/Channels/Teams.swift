@@ -32,16 +32,17 @@ public struct TeamsChannel: ChannelSender {
         case nil: "Default"
         }
         let texts = [n.title] + n.body.split(separator: "\n").map(String.init)
-        let full = message(texts, color: color)
+        let link = n.pageURL
+        let full = message(texts, color: color, link: link)
         if full.serialized().count <= maxBytes { return full }
         // The largest amount of text (in UTF-16 units, counted over the
         // texts in order) whose message fits: more text, more bytes.
         var (low, high) = (0, texts.reduce(0) { $0 + $1.utf16.count })
         while low < high {
             let mid = (low + high + 1) / 2
-            if message(keeping(texts, mid), color: color).serialized().count <= maxBytes { low = mid } else { high = mid - 1 }
+            if message(keeping(texts, mid), color: color, link: link).serialized().count <= maxBytes { low = mid } else { high = mid - 1 }
         }
-        return message(keeping(texts, low), color: color)
+        return message(keeping(texts, low), color: color, link: link)
     }
 
     /// The texts in order until `budget` units are used; the one where it
@@ -62,17 +63,20 @@ public struct TeamsChannel: ChannelSender {
         return out
     }
 
-    static func message(_ texts: [String], color: String) -> JSON {
+    /// `link`, the hub's page of the alert (SPEC §10), is the card's one
+    /// `Action.OpenUrl` button (Adaptive Cards 1.0), never cut with the text.
+    static func message(_ texts: [String], color: String, link: String? = nil) -> JSON {
         var blocks: [JSON] = []
         for (i, t) in texts.enumerated() {
             blocks.append(i == 0
                 ? ["type": "TextBlock", "text": .string(t), "weight": "Bolder", "size": "Medium", "color": .string(color), "wrap": true]
                 : ["type": "TextBlock", "text": .string(t), "wrap": true])
         }
-        let card: JSON = ["$schema": "http://adaptivecards.io/schemas/adaptive-card.json", "type": "AdaptiveCard",
-                          "version": "1.2", "body": .array(blocks)]
+        var card = JSONObject([("$schema", "http://adaptivecards.io/schemas/adaptive-card.json"), ("type", "AdaptiveCard"),
+                               ("version", "1.2"), ("body", .array(blocks))])
+        if let link { card["actions"] = [["type": "Action.OpenUrl", "title": "Open in pingtxt", "url": .string(link)]] }
         return ["type": "message",
-                "attachments": [["contentType": "application/vnd.microsoft.card.adaptive", "contentUrl": nil, "content": card]]]
+                "attachments": [["contentType": "application/vnd.microsoft.card.adaptive", "contentUrl": nil, "content": .object(card)]]]
     }
 
     /// Workflows answer 202 Accepted (the flow runs later). The retired

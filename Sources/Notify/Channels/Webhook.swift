@@ -4,7 +4,8 @@ import Crypto
 /// `webhook`: `url`, optional `headers` (object of strings), optional
 /// `secret` → `X-Pingtxt-Signature: sha256=<hex HMAC-SHA256 of the body>`.
 /// `X-Pingtxt-Delivery` (and the body's `id`) is the outbox id: the same on
-/// every retry, so a receiver can drop duplicates.
+/// every retry, so a receiver can drop duplicates. `event_id`, `priority`
+/// and `url` follow the spec's fields (SPEC §10).
 public struct WebhookChannel: ChannelSender {
     public static let secretKeys = ["secret"]
     public static let headerMapKeys = ["headers"]
@@ -58,6 +59,11 @@ public struct WebhookChannel: ChannelSender {
         o["at"] = .time(n.at)
         o["title"] = .string(n.title)
         o["text"] = .string(n.body)
+        // SPEC §10: the event a receiver can look up in `GET /api/events`,
+        // the 0–10 priority as it was queued, and the hub's page of it.
+        o["event_id"] = JSON.from(n.eventID)
+        o["priority"] = .int(Int64(n.priority))
+        o["url"] = JSON.from(n.pageURL)
         let body = JSON.object(o).serialized()
         var hs: [(name: String, value: String)] = [("Content-Type", "application/json"), ("User-Agent", Notification.userAgent),
                                                    ("X-Pingtxt-Delivery", n.messageID)]

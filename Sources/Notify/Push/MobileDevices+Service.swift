@@ -13,8 +13,14 @@ public struct DeviceNotFound: Error, Equatable {
 /// endpoints, so the API layer reads and writes no table itself.
 public struct MobileDeviceService: Sendable {
     let database: Database
+    /// `[mobile] max_devices_per_user` (SPEC §10): a user's phones across
+    /// all their sign-ins.
+    let maxDevicesPerUser: Int
 
-    public init(database: Database) { self.database = database }
+    public init(database: Database, maxDevicesPerUser: Int = 10) {
+        self.database = database
+        self.maxDevicesPerUser = maxDevicesPerUser
+    }
 
     /// One sign-in is one app install, so a handful of rows at most (a new
     /// push token after a restore leaves the old row until the relay reports
@@ -28,8 +34,24 @@ public struct MobileDeviceService: Sendable {
     public func enroll(_ record: MobileDeviceRecord, now: Int64) throws -> (device: MobileDeviceRecord, created: Bool) {
         try database.write { c in
             let result = try MobileDevices.enroll(c, record, now: now)
-            if result.created { try Self.dropOldest(c, signInID: record.signInID, keeping: result.device.id) }
+            if result.created {
+                try Self.dropOldest(c, signInID: record.signInID, keeping: result.device.id)
+                try Self.dropLeastRecentlySeen(c, userID: record.userID, keeping: result.device.id, max: maxDevicesPerUser)
+            }
             return result
+        }
+    }
+
+    /// One more phone than the user may have: the phone seen least recently
+    /// goes (it gets no more pushes: its queued ones fail), and the one
+    /// enrolling now always stays. A re-enrolment of a known token is an
+    /// update, not one more phone, so it never evicts.
+    static func dropLeastRecentlySeen(_ c: Connection, userID: Int64, keeping id: Int64, max: Int) throws {
+        let all = try MobileDevices.forUserBySeen(c, userID: userID)
+        guard all.count > max else { return }
+        for d in all.filter({ $0.id != id }).prefix(all.count - max) {
+            try MobileDevices.delete(c, id: d.id, reason: "replaced: the user enrolled more than \(max) phones")
+            Log.shared.info("phone removed: over max_devices_per_user", ["device": "\(d.id)", "user_id": "\(userID)"])
         }
     }
 

@@ -22,14 +22,27 @@ public enum PushMessages {
     static let alertLifetime: Int64 = 86_400
     static let testLifetime: Int64 = 3_600
 
-    /// `time-sensitive` for what needs someone now, `passive` for tests.
-    public static func interruptionLevel(_ n: Notification) -> String {
-        switch n.event {
-        case nil: "passive"
-        case .monitorDown?, .agentOffline?: "time-sensitive"
-        default: "active"
+    /// How loud one priority band is on the phone (SPEC §10): the
+    /// interruption level, whether it plays the default sound, and the
+    /// relay's (APNs) priority, 5 letting the platform save power.
+    public struct Band: Sendable, Equatable {
+        public var interruptionLevel: String
+        public var sound: Bool
+        public var relayPriority: Int64
+    }
+
+    public static func band(_ priority: Int) -> Band {
+        switch priority {
+        case ...1: Band(interruptionLevel: "passive", sound: false, relayPriority: 5)
+        case 2...3: Band(interruptionLevel: "active", sound: false, relayPriority: 10)
+        case 4...7: Band(interruptionLevel: "active", sound: true, relayPriority: 10)
+        default: Band(interruptionLevel: "time-sensitive", sound: true, relayPriority: 10)
         }
     }
+
+    /// `time-sensitive` for what needs someone now, `passive` for tests
+    /// (with the default priorities; any priority maps through `band`).
+    public static func interruptionLevel(_ n: Notification) -> String { band(n.priority).interruptionLevel }
 
     /// Title and body for a phone: short, with what, where and since when.
     /// `API is down` / `HTTP 503 from hub, eu-west · since 10:02 UTC`.
@@ -56,24 +69,46 @@ public enum PushMessages {
         }
     }
 
-    /// An alert (or reminder, or test) for one phone.
+    /// An alert (or reminder, or test) for one phone. Beside `hub_id`:
+    /// `priority` (what quiet hours are measured against when it is sent),
+    /// `event_id` (the app asks `GET /api/events?after=` for what it
+    /// missed) and `url`, the hub's page to open on a tap (SPEC §10).
     public static func alert(_ n: Notification, to device: Device, hubID: String) -> JSON {
         let (title, body) = texts(n)
         let thread = n.monitorID.map { "monitor-\($0)" } ?? (n.event == nil ? "test" : "hub")
+        let band = band(n.priority)
         var aps = JSONObject()
         aps["alert"] = .object(JSONObject([("title", .string(title)), ("body", .string(body))]))
-        aps["sound"] = .string("default")
+        if band.sound { aps["sound"] = .string("default") }
         if let e = n.event { aps["category"] = .string(e.category) }
         aps["thread-id"] = .string(thread)
-        aps["interruption-level"] = .string(interruptionLevel(n))
+        aps["interruption-level"] = .string(band.interruptionLevel)
         var payload = JSONObject()
         payload["aps"] = .object(aps)
         payload["hub_id"] = .string(hubID)
+        payload["priority"] = .int(Int64(n.priority))
         payload["event"] = .string(n.event?.rawValue ?? "test")
+        payload["event_id"] = JSON.from(n.eventID)
+        payload["url"] = JSON.from(n.pageURL)
         if let m = n.monitorID { payload["monitor_id"] = .int(m) }
         if let i = n.incidentID { payload["incident_id"] = .int(i) }
-        return message(id: n.messageID, device: device, kind: "alert", priority: 10, collapseID: thread,
+        return message(id: n.messageID, device: device, kind: "alert", priority: band.relayPriority, collapseID: thread,
                        expiresAt: n.at + (n.event == nil ? testLifetime : alertLifetime), payload: payload)
+    }
+
+    /// The same message made quiet for a phone whose user is in quiet hours
+    /// (SPEC §10): `passive` and no sound, nothing else changed (it is
+    /// delivered, never dropped, and keeps its relay priority so it is in
+    /// the notification list at once). Applied when the message is sent,
+    /// not when it was queued: see `PushTransport`.
+    public static func quieted(_ message: JSON) -> JSON {
+        guard case .object(var m) = message, case .object(var payload)? = m["payload"],
+              case .object(var aps)? = payload["aps"] else { return message }
+        aps["interruption-level"] = .string("passive")
+        aps["sound"] = Optional<JSON>.none
+        payload["aps"] = .object(aps)
+        m["payload"] = .object(payload)
+        return .object(m)
     }
 
     /// A request to approve a web sign-in (SPEC §11): `LOGIN_APPROVAL` (the

@@ -11,6 +11,8 @@ import Synchronization
 public final class PushService: MobilePush, Sendable {
     let database: Database
     let relay: RelayClient
+    /// Read by the sender: quiet hours apply when a push leaves.
+    let quietHours: QuietHoursService
     let hubName: String
     let publicURL: String
     let cached = Mutex<PushSettings?>(nil)
@@ -30,6 +32,7 @@ public final class PushService: MobilePush, Sendable {
          wake: @escaping @Sendable () -> Void) {
         self.database = database
         relay = RelayClient(engine: engine)
+        quietHours = QuietHoursService(database: database)
         self.hubName = hubName
         self.publicURL = publicURL
         self.channels = channels

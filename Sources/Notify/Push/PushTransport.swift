@@ -4,7 +4,9 @@ import Store
 /// `push` rows: relay messages, sent in requests of at most 500 (SPEC §6).
 /// Each claim is sent on its own short-lived thread so a slow relay never
 /// holds up webhooks claimed beside it. A message past its `expires_at` is
-/// not sent (it fails as expired). Per-message results decide each row;
+/// not sent (it fails as expired). An alert to a phone whose user is in
+/// quiet hours is made passive and silent first (`quietHours`).
+/// Per-message results decide each row;
 /// `invalid_token` removes the phone; a 401 registers again once and retries.
 public struct PushTransport: DeliveryTransport {
     public let name = "push"
@@ -25,8 +27,9 @@ public struct PushTransport: DeliveryTransport {
         }
         var messages: [(row: OutboxRecord, id: String, json: JSON)] = []
         let now = Time.now()
+        let quiet = quietHours(rows, service: service)
         for r in rows {
-            guard let json = try? JSON.parse(r.payload), let id = json["id"]?.stringValue else {
+            guard var json = try? JSON.parse(r.payload), let id = json["id"]?.stringValue else {
                 report(r.id, .permanent(error: "unreadable payload"))
                 continue
             }
@@ -36,6 +39,7 @@ public struct PushTransport: DeliveryTransport {
                 report(r.id, .permanent(error: "expired before it could be delivered"))
                 continue
             }
+            if let device = r.deviceID, let q = quiet[device], Self.quiets(json, q, at: now) { json = PushMessages.quieted(json) }
             messages.append((r, id, json))
         }
         var start = 0
@@ -44,6 +48,30 @@ public struct PushTransport: DeliveryTransport {
             start += batchSize
             sendBatch(batch, service: service, report: report)
         }
+    }
+
+    /// Quiet hours are decided here, when a message leaves, not when it was
+    /// queued: a push queued at 21:59 that waits for a retry until 22:01
+    /// arrives quiet, and one queued at night and retried after the quiet
+    /// hours ended arrives as loud as its priority says. The stored payload
+    /// is never changed, so each attempt decides afresh. Unreadable quiet
+    /// hours (a database error) leave the pushes as they are: loud rather
+    /// than late.
+    static func quietHours(_ rows: [OutboxRecord], service: PushService) -> [Int64: QuietHours] {
+        guard rows.contains(where: { $0.deviceID != nil }) else { return [:] }
+        do {
+            return try service.quietHours.enabledByDevice()
+        } catch {
+            Log.shared.warn("quiet hours unreadable: pushes go out unchanged", ["error": "\(error)"])
+            return [:]
+        }
+    }
+
+    /// Only alerts carry a priority; sign-in approvals (the user is at the
+    /// keyboard) and Live Activity updates are never quieted.
+    static func quiets(_ message: JSON, _ q: QuietHours, at now: Int64) -> Bool {
+        guard message["kind"]?.stringValue == "alert", let p = message["payload"]?["priority"]?.intValue else { return false }
+        return q.quiets(priority: Int(p), at: now)
     }
 
     private static func sendBatch(_ batch: [(row: OutboxRecord, id: String, json: JSON)], service: PushService,

@@ -1,6 +1,5 @@
 import Testing
-import Core
-@testable import Monitoring
+@testable import Core
 
 private func zone(_ name: String) -> TimeZoneInfo {
     do { return try TimeZoneInfo.named(name) } catch { fatalError("\(name): \(error)") }
