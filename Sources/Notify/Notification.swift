@@ -66,6 +66,22 @@ public struct Notification: Sendable, Equatable {
 
     public var messageID: String { "outbox-\(outboxID)" }
 
+    /// SPEC §10: `{public_url}/ack/{token}`, a link that acknowledges this
+    /// notification's incident (a `monitor_down`, reminders and escalation
+    /// steps included) from the message itself. Set by the notifier for
+    /// every channel but the app's (which has its own button); nil otherwise.
+    public var acknowledgeURL: String?
+
+    /// The links a chat or e-mail message ends with, one per line: the
+    /// hub's page (`pageURL`), then `Acknowledge: <link>`. `wrap` shapes each
+    /// link (Discord's `<…>` against previews). nil when there is none.
+    public func linkLines(_ wrap: (String) -> String = { $0 }) -> String? {
+        var lines: [String] = []
+        if let page = pageURL { lines.append(wrap(page)) }
+        if let ack = acknowledgeURL { lines.append("Acknowledge: " + wrap(ack)) }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
+    }
+
     /// The hub's `server.public_url`, for links back to the hub; empty = no
     /// links. Set by whoever queues the notification (`Notifier`).
     public var publicURL = ""

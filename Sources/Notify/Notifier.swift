@@ -1,4 +1,5 @@
 import Core
+import Crypto
 import Store
 import Synchronization
 
@@ -93,6 +94,7 @@ public final class Notifier: EventSink {
         }
         var notification = notification
         if notification.hubID.isEmpty { notification.hubID = try hubID(c) }
+        notification.acknowledgeURL = try acknowledgeLink(c, for: notification, channel: ch, now: now)
         let sender = ch.sender
         guard let probe = sender.outboxPayload(for: notification) else { return [] }
         let id = try Outbox.insert(c, OutboxRecord(channelID: ch.id, eventID: eventID, kind: notification.kind.rawValue,
@@ -102,6 +104,24 @@ public final class Notifier: EventSink {
             return sender.outboxPayload(for: n)?.text ?? "{}"
         }
         return [id]
+    }
+
+    /// How long an acknowledge link works at most (SPEC §10: while its
+    /// incident is open, at most 7 days).
+    static let ackLinkLifetime: Int64 = 7 * 86_400
+
+    /// A new acknowledge link for a `monitor_down` message with an open
+    /// incident, stored hashed and bound to that incident and channel; nil
+    /// for other messages, or when the hub's public URL is not known (the
+    /// link could not point anywhere).
+    func acknowledgeLink(_ c: Connection, for n: Notification, channel ch: Channel, now: Int64) throws(StoreError) -> String? {
+        guard n.event == .monitorDown, let incident = n.incidentID, !publicURL.isEmpty else { return nil }
+        let (token, hash) = LinkToken.generate()
+        try AckLinks.insert(c, tokenHash: hash, incidentID: incident, channelID: ch.id, channelName: ch.name, now: now,
+                            expiresAt: now + Self.ackLinkLifetime)
+        var base = publicURL
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + "/ack/" + token
     }
 
     /// The hub's permanent id (`meta.hub_id`), read once; created here if

@@ -102,8 +102,9 @@ public enum Incidents {
     }
 
     /// Records the first acknowledgement; returns false if it was already acknowledged.
-    public static func acknowledge(_ c: Connection, id: Int64, by: String, userID: Int64, at: Int64) throws(StoreError) -> Bool {
-        try c.execute(SQL.acknowledge, [.integer(at), .text(by), .integer(userID), .integer(id)])
+    /// `userID` nil: acknowledged through an e-mailed or chat link, by no account.
+    public static func acknowledge(_ c: Connection, id: Int64, by: String, userID: Int64?, at: Int64) throws(StoreError) -> Bool {
+        try c.execute(SQL.acknowledge, [.integer(at), .text(by), SQLValue(userID), .integer(id)])
         return c.changes > 0
     }
 

@@ -28,6 +28,7 @@ public enum Migrations {
         Schema0013.migration,
         Schema0014.migration,
         Schema0016.migration,
+        Schema0018.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

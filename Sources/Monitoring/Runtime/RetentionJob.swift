@@ -133,6 +133,9 @@ public final class RetentionJob: Sendable {
             events += n
             if n < Self.eventBatch { break }
         }
+        // Acknowledge links live 7 days at most; an expired one answers 404
+        // like an unknown one, so its row can go (a day later: clocks differ).
+        _ = try database.write { c in try AckLinks.deleteExpired(c, before: now - Self.day) }
         if deleted + hourly + daily + events > 0 {
             Log.shared.info("retention", ["raw_deleted": "\(deleted)", "hourly_deleted": "\(hourly)", "daily_deleted": "\(daily)",
                                           "events_deleted": "\(events)"])
