@@ -38,6 +38,9 @@ public final class HubCluster: Sendable {
     private let view: Mutex<View>
     private let stopping = Atomic<Bool>(false)
     private let wake = Semaphore()
+    /// A beat was asked for (`beatSoon`) and has not run yet: many asks
+    /// while one is pending make one beat.
+    private let beatAsked = Atomic<Bool>(false)
     private let thread = Mutex<ThreadHandle?>(nil)
     private let clock: @Sendable () -> Int64
 
@@ -92,6 +95,7 @@ public final class HubCluster: Sendable {
             while !stopping.load(ordering: .sequentiallyConsistent) {
                 _ = wake.wait(timeoutNanos: UInt64(Self.beatMillis) * 1_000_000)
                 if stopping.load(ordering: .sequentiallyConsistent) { break }
+                beatAsked.store(false, ordering: .sequentiallyConsistent)
                 do {
                     onTick(try beat())
                 } catch {
@@ -103,6 +107,14 @@ public final class HubCluster: Sendable {
             }
         }
         thread.withLock { $0 = handle }
+    }
+
+    /// Beats now instead of at the next period: another hub announced a
+    /// change through the wake-up channel, and `onTick` is where this hub
+    /// re-reads monitors and agents. Returns at once.
+    public func beatSoon() {
+        guard isShared, !beatAsked.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        wake.post()
     }
 
     /// Renews this hub's row and the lease; returns whether the view changed.
