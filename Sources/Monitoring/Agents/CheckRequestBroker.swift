@@ -219,8 +219,10 @@ final class CheckRequestBroker: Sendable {
     /// change: the answer's `monitors_etag` tells each agent whether its
     /// own assignment changed. Called from the watcher's tick, so a burst of
     /// changes (an import) wakes each agent a few times, not once per change.
-    /// A poll parked after the change is left alone: its agent asked after
-    /// it (or fetches the monitors within a poll interval anyway).
+    /// A poll parked after the change is left alone, so an agent that just
+    /// fetched its monitors is not sent straight back; one whose previous
+    /// answer came a moment before the change learns of it at its regular
+    /// monitors fetch (every poll interval), as without wake-ups.
     func wakeStale() {
         let stale = state.withLock { s -> [Respond] in
             guard s.wokenAt != s.assignments else { return [] }

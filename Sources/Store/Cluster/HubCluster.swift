@@ -25,6 +25,8 @@ public final class HubCluster: Sendable {
     public let isShared: Bool
     public static let beatMillis: Int64 = 3_000
     public static let liveMillis: Int64 = 12_000
+    /// The shortest time between two beats when woken early.
+    static let minGapNanos: UInt64 = 200_000_000
     static let leaderLease = "leader"
 
     private struct View {
@@ -92,10 +94,16 @@ public final class HubCluster: Sendable {
         guard isShared else { return }
         _ = try beat()
         let handle = startThread(name: "cluster") { [self] in
+            var last = Time.monotonicNanos()
             while !stopping.load(ordering: .sequentiallyConsistent) {
                 _ = wake.wait(timeoutNanos: UInt64(Self.beatMillis) * 1_000_000)
+                // Woken early (`beatSoon`): a burst of changes through another
+                // hub (an import) makes at most one beat per gap, not one each.
+                let since = Time.monotonicNanos() &- last
+                if since < Self.minGapNanos { usleep(UInt32((Self.minGapNanos - since) / 1_000)) }
                 if stopping.load(ordering: .sequentiallyConsistent) { break }
                 beatAsked.store(false, ordering: .sequentiallyConsistent)
+                last = Time.monotonicNanos()
                 do {
                     onTick(try beat())
                 } catch {
