@@ -27,6 +27,7 @@ public enum Migrations {
         Schema0012.migration,
         Schema0013.migration,
         Schema0014.migration,
+        Schema0015.migration,
         Schema0016.migration,
         Schema0018.migration,
     ]

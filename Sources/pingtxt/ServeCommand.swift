@@ -37,6 +37,9 @@ enum ServeCommand {
         let cluster = db.engine == .postgres
             ? HubCluster(database: db, nodeID: nodeID(config), version: CLI.versionString)
             : HubCluster.standalone()
+        // How the hubs wake each other (check-now, assignment changes):
+        // LISTEN/NOTIFY on PostgreSQL, nothing alone.
+        let wake = cluster.isShared ? try WakeChannel(database: db) : WakeChannel.inert
         try bootstrapAdmin(db)
 
         var settings = APISettings()
@@ -70,7 +73,7 @@ enum ServeCommand {
                                    outboxRetentionDays: monitorSettings.retention.rawDays,
                                    quiet: { id, at in calendar.isInMaintenance(monitorID: id, at: at) }, cluster: cluster)
         let monitoring = MonitoringService(database: db, settings: monitorSettings, calendar: calendar, eventSink: notify.notifier,
-                                           cluster: cluster)
+                                           cluster: cluster, wake: wake)
         // Joined before anything runs, so the first checks and claims already
         // know the other hubs.
         try cluster.start { changed in
@@ -79,11 +82,15 @@ enum ServeCommand {
         }
         try notify.start()
         try monitoring.start()
+        // After the start: its first event (listening) re-reads whatever
+        // another hub announced before.
+        wake.start { event in monitoring.wake(event) }
         let app = Application(database: db, settings: settings, monitoring: monitoring, notify: notify)
         let server: HTTPServer
         do {
             server = try HTTPServer(configuration: serverConfiguration(config), router: app.makeRouter(), metrics: app.metrics)
         } catch {
+            wake.stop()
             monitoring.stop()
             notify.stop()
             db.close()
@@ -100,6 +107,7 @@ enum ServeCommand {
         Log.shared.info("stopping: finishing in-flight requests")
         monitoring.agents.drain()   // parked long polls would hold the drain for their whole wait
         server.shutdown()
+        wake.stop()
         monitoring.stop()
         notify.stop()
         cluster.stop()   // the others take over at their next beat

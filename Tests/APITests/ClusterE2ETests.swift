@@ -1,5 +1,6 @@
 import Core
 import HTTP
+import Synchronization
 import Testing
 import TestSupport
 #if canImport(Glibc)
@@ -149,5 +150,99 @@ import Glibc
         Pages.waitUntil("the down alert", timeoutMillis: 40_000) { kinds() == ["monitor_down"] }
         usleep(4_000_000)
         #expect(kinds() == ["monitor_down"], "\(kinds())")
+    }
+
+    /// Wake-ups between hubs (SPEC §14, "check-now and agent long polls work
+    /// whichever hub the request reaches"). The test speaks the agent
+    /// protocol to hub B only, with 25 s long polls; hub A gets the admin
+    /// calls. Without the wake-up channel the poll would end only after its
+    /// 25 s, and the check-now would report the agent missing after 15 s.
+    @Test func checkNowAndNewAssignmentsReachAnAgentParkedOnTheOtherHub() throws {
+        let pair = try Pair()
+        let created = try expectJSON(try pair.a.call("POST", "/api/agents", token: pair.token, json: ["name": "eu"]), 201)
+        let agentToken = try #require(created["token"]?.stringValue)
+        let agentID = try #require(created["id"]?.intValue)
+        let portB = pair.b.port
+        func agent(_ method: String, _ target: String, json: JSON? = nil) throws -> WireResponse {
+            try pair.b.call(method, target, token: agentToken, json: json, headers: [("User-Agent", "pingtxt-agent/0.9.1")])
+        }
+        // B accepts the token made through A, and A sees the agent B serves.
+        try Pages.waitUntil("hub B knows the agent", timeoutMillis: 10_000) { try agent("GET", "/api/agent/monitors").status == 200 }
+        let etag = try #require(try agent("GET", "/api/agent/monitors").header("ETag"))
+        try Pages.waitUntil("hub A sees the agent online", timeoutMillis: 10_000) {
+            try expectJSON(try pair.a.call("GET", "/api/agents/\(agentID)", token: pair.token))["status"] == "online"
+        }
+
+        // 1. A monitor created through A is assigned to the agent parked on B.
+        func poll() -> TimedCall { TimedCall(port: portB, "GET", "/api/agent/poll?wait=25", token: agentToken) }
+        let parked = poll()
+        usleep(500_000)
+        let monitor = try expectJSON(try pair.a.call("POST", "/api/monitors", token: pair.token, json: [
+            "name": "api", "type": "http", "target": "http://127.0.0.1:9/", "interval": 60, "timeout": 3, "retries": 0,
+            "locations": ["eu"],
+        ]), 201)
+        let id = try #require(monitor["id"]?.intValue)
+        let woken = parked.result()
+        #expect(woken.millis >= 0 && woken.millis < 10_000, "the parked poll ended after \(woken.millis) ms, not its 25 s")
+        #expect(woken.json?["checks"] == [] && woken.json?["monitors_etag"]?.stringValue != etag, "\(String(describing: woken.json))")
+        let assigned = try expectJSON(try agent("GET", "/api/agent/monitors"))["monitors"]?.arrayValue ?? []
+        #expect(assigned.map { $0["id"] } == [.int(id)])
+
+        // 2. A check-now asked of A reaches the agent's poll parked on B, and
+        //    the answer uploaded to B comes back to A's check-now.
+        func startCheckNow() -> TimedCall {
+            TimedCall(port: pair.a.port, "POST", "/api/monitors/\(id)/check", token: pair.token)
+        }
+        func answerAndExpect(_ poll: (json: JSON?, millis: Int64), _ checker: TimedCall, _ what: String) throws {
+            #expect(poll.millis >= 0 && poll.millis < 10_000, "\(what): the poll answered after \(poll.millis) ms")
+            let checks = poll.json?["checks"]?.arrayValue ?? []
+            #expect(checks.map { $0["monitor_id"] } == [.int(id)], "\(what): \(String(describing: poll.json))")
+            let requestID = try #require(checks.first?["request_id"]?.stringValue)
+            let uploaded = try expectJSON(try agent("POST", "/api/agent/results", json: ["results": [[
+                "monitor_id": .int(id), "at": .int(Time.nowMillis()), "status": "down", "latency_ms": 31, "status_code": 503,
+                "error": "HTTP 503", "request_id": .string(requestID),
+            ]]]))
+            #expect(uploaded["accepted"] == 1)
+            let (answer, millis) = checker.result()
+            let results = answer?["results"]?.arrayValue ?? []
+            #expect(answer?["missing_locations"] == [], "\(what): \(String(describing: answer))\nA:\n\(pair.a.log.suffix(2000))")
+            #expect(results.map { $0["location"] } == ["eu"] && results.first?["status"] == "down"
+                    && results.first?["status_code"] == 503, "\(what): \(results)")
+            #expect(millis >= 0 && millis < 12_000, "\(what): the check-now took \(millis) ms (it gives up after 15 s)")
+        }
+        let waiting = poll()
+        usleep(500_000)
+        let checker = startCheckNow()
+        try answerAndExpect(waiting.result(), checker, "poll parked first")
+
+        // 3. Asked while no poll is parked anywhere: the agent's next poll,
+        //    on B, gets the request at once.
+        let early = startCheckNow()
+        usleep(1_000_000)
+        let late = poll()
+        try answerAndExpect(late.result(), early, "poll after the request")
+    }
+}
+
+/// An HTTP call on a thread of its own (a long poll, a check-now): its
+/// JSON answer and how long it took.
+private final class TimedCall: Sendable {
+    private let answer = Mutex<(json: JSON?, millis: Int64)>((nil, -1))
+    private let thread = Mutex<ThreadHandle?>(nil)
+
+    init(port: UInt16, _ method: String, _ target: String, token: String) {
+        let handle = startThread(name: "timed-call") { [self] in
+            let started = Time.monotonicNanos()
+            let r = try? WireClient(port: port).request(method, target, headers: [("Authorization", "Bearer \(token)")])
+            let json = r.flatMap { $0.status == 200 ? try? $0.json() : nil }
+            answer.withLock { $0 = (json, Int64((Time.monotonicNanos() - started) / 1_000_000)) }
+        }
+        thread.withLock { $0 = handle }
+    }
+
+    /// Waits for the answer.
+    func result() -> (json: JSON?, millis: Int64) {
+        thread.withLock { t in defer { t = nil }; return t }?.join()
+        return answer.withLock { $0 }
     }
 }

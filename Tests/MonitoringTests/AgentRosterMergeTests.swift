@@ -37,4 +37,18 @@ import Testing
         roster.merge([record(1, "eu", status: "online", since: 100, seen: 170), record(2, "us", status: "online", since: 160, seen: 160)])
         #expect(roster.agent(id: 1)?.lastSeenMs == 170_000)
     }
+
+    /// Created through this hub and online through another within the same
+    /// second (the wake-up channel lets the other hub know it at once): the
+    /// stored `online` wins over the `pending` of the same second, which
+    /// can only be older.
+    @Test func onlineOfTheSecondItWasCreatedIsAdopted() {
+        let roster = AgentRoster()
+        roster.load([record(1, "eu", status: "pending", since: 100, seen: nil)])
+        roster.merge([record(1, "eu", status: "online", since: 100, seen: 100)])
+        #expect(roster.agent(id: 1)?.status == .online && roster.onlineNames() == ["eu"])
+        // Between online and offline a tie keeps what this hub saw.
+        roster.merge([record(1, "eu", status: "offline", since: 100, seen: 100)])
+        #expect(roster.agent(id: 1)?.status == .online)
+    }
 }

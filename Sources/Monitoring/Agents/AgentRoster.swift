@@ -82,7 +82,11 @@ public final class AgentRoster: Sendable {
                     a.lastSeenMs = seen
                     a.persistedMs = max(a.persistedMs, seen)
                 }
-                if r.statusSince > a.statusSince, let status = Status(rawValue: r.status), status != a.status {
+                // `pending` is only ever the first status: a stored one of the
+                // same second is still newer (an agent that called another hub
+                // the second it was created here).
+                if r.statusSince > a.statusSince || (r.statusSince == a.statusSince && a.status == .pending),
+                   let status = Status(rawValue: r.status), status != a.status {
                     a.status = status
                     a.statusSince = r.statusSince
                     if status == .offline { a.forgetBefore = r.statusSince }

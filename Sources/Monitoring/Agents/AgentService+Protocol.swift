@@ -42,7 +42,11 @@ extension AgentService {
     public func poll(_ agent: AgentRoster.Agent, waitSeconds: Int64, respond: @escaping @Sendable ([CheckRequest]) -> Void) {
         let wait = draining.load(ordering: .sequentiallyConsistent) ? 0 : waitSeconds
         broker.poll(agentID: agent.id, deadlineMs: clock() + wait * 1000, respond: respond)
-        if wait == 0 { broker.expire(nowMs: clock()) }
+        // Hubs sharing a database: a request for this agent may be waiting
+        // in the database; the relay claims it for this poll (even a `wait=0`
+        // one, answered at the watcher's next tick when there is none).
+        let hinted = relay?.pollParked(agentID: agent.id) ?? false
+        if wait == 0 && !hinted { broker.expire(nowMs: clock()) }
     }
 
     /// Records an upload through the same path as the hub's own checks
@@ -64,6 +68,8 @@ extension AgentService {
         // Put by the last run of the closure (a failed batch is redone): read after `perform`.
         let counts = Handoff<(stored: Int, answered: [Int])>()
         let items = work
+        let relay = self.relay
+        let agentID = agent.id
         try writer.perform { c in
             var stored: [Int] = []
             var answered: [Int] = []
@@ -77,6 +83,8 @@ extension AgentService {
                 stored.append(i)
                 answered.append(i)
             }
+            // Answers to check-nows another hub may be waiting for.
+            try relay?.recordAnswers(c, answered.map { items[$0].0 }, agentID: agentID)
             counts.put((stored.count, answered))
         }
         let (storedCount, answered) = counts.take() ?? (0, [])
@@ -94,15 +102,20 @@ extension AgentService {
                     error: r.error, certNotAfter: r.certNotAfter, atMs: r.atMs)
     }
 
-    /// Check-now: asks every online agent of the monitor through its poll.
-    /// Returns the wait (nil when no agent is asked) and the names asked.
-    func ask(monitorID: Int64, config: MonitorConfig) -> (CheckNowWait?, [Int64: String]) {
+    /// Check-now: asks every online agent of the monitor through its poll
+    /// (wherever it is parked, when hubs share a database). Returns the wait
+    /// (nil when no agent is asked) and the names asked.
+    func ask(monitorID: Int64, config: MonitorConfig, waitMs: Int64) throws -> (CheckNowWait?, [Int64: String]) {
         guard config.type != .heartbeat, !config.paused else { return (nil, [:]) }
         let online = roster.all().filter { $0.status == .online && $0.name != hubLocation && Self.isAssigned(config, to: $0.name) }
         guard !online.isEmpty else { return (nil, [:]) }
         let names = Dictionary(uniqueKeysWithValues: online.map { ($0.id, $0.name) })
-        return (broker.ask(monitorID: monitorID, agentIDs: online.map(\.id)), names)
+        let ids = online.map(\.id)
+        let wait = try relay?.ask(monitorID: monitorID, agentIDs: ids, waitMs: waitMs) ?? broker.ask(monitorID: monitorID, agentIDs: ids)
+        return (wait, names)
     }
 
-    func withdraw(_ wait: CheckNowWait) { broker.withdraw(wait) }
+    func withdraw(_ wait: CheckNowWait) {
+        if let relay { relay.withdraw(wait) } else { broker.withdraw(wait) }
+    }
 }

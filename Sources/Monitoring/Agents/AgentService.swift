@@ -18,7 +18,12 @@ public final class AgentService: Sendable {
     let recorder: ResultRecorder
     let registry: MonitorRegistry
     public let roster: AgentRoster
-    let broker = CheckRequestBroker()
+    let broker: CheckRequestBroker
+    /// Hubs sharing a database: check-now requests through `check_requests`
+    /// and the wake-up channel (nil alone: they stay in the broker).
+    let relay: CheckRequestRelay?
+    /// Announces agents created or deleted here to the other hubs.
+    let wake: WakeChannel
     /// Unix milliseconds; injected by tests.
     let clock: @Sendable () -> Int64
     private let stopping = Atomic<Bool>(false)
@@ -33,9 +38,16 @@ public final class AgentService: Sendable {
     /// when hubs share a database: each sees only the polls it answers).
     let leads: @Sendable () -> Bool
 
+    /// `nodeID`: this hub's id when hubs share the database (nil alone).
     init(database: Database, writer: BatchWriter, recorder: ResultRecorder, registry: MonitorRegistry,
-         pollInterval: Int64, clock: @escaping @Sendable () -> Int64, leads: @escaping @Sendable () -> Bool = { true }) {
+         pollInterval: Int64, clock: @escaping @Sendable () -> Int64, leads: @escaping @Sendable () -> Bool = { true },
+         nodeID: String? = nil, wake: WakeChannel = .inert) {
         self.leads = leads
+        let broker = CheckRequestBroker()
+        self.broker = broker
+        self.wake = wake
+        relay = nodeID.map { CheckRequestRelay(database: database, wake: wake, nodeID: $0, broker: broker, roster: recorder.roster,
+                                               clock: clock) }
         self.database = database
         self.writer = writer
         self.recorder = recorder
@@ -56,6 +68,7 @@ public final class AgentService: Sendable {
         roster.startCountingSilence(nowMs: clock())
         let handle = startThread(name: "agents") { [self] in loop() }
         thread.withLock { $0 = handle }
+        relay?.start()
     }
 
     /// Before the HTTP server stops: answer every parked long poll now (and
@@ -66,6 +79,7 @@ public final class AgentService: Sendable {
     }
 
     func stop() {
+        relay?.stop()
         stopping.store(true, ordering: .sequentiallyConsistent)
         let handle = thread.withLock { h in let copy = h; h = nil; return copy }
         handle?.join()
@@ -82,10 +96,12 @@ public final class AgentService: Sendable {
         }
     }
 
-    /// One pass of the watcher: ends overdue polls, marks silent agents
-    /// offline and records that. Tests call it with their own clock.
+    /// One pass of the watcher: ends overdue polls and those parked before
+    /// an assignment change, marks silent agents offline and records that.
+    /// Tests call it with their own clock.
     public func tick(nowMs: Int64) {
         broker.expire(nowMs: nowMs)
+        broker.wakeStale()
         guard leads() else { return }
         for agent in roster.sweep(nowMs: nowMs, timeoutMs: offlineAfterMs, connected: broker.connected) {
             Log.shared.warn("agent offline", ["agent": agent.name, "silent_ms": "\(nowMs - (agent.lastSeenMs ?? nowMs))"])
@@ -111,7 +127,12 @@ public final class AgentService: Sendable {
         }
         let record: AgentRecord
         do {
-            record = try database.write { c in try Agents.insert(c, name: name, tokenHash: tokenHash, now: Time.now()) }
+            record = try database.write { c in
+                let r = try Agents.insert(c, name: name, tokenHash: tokenHash, now: Time.now())
+                // Another hub must know the token before the agent calls it.
+                try wake.send(c, .agents)
+                return r
+            }
         } catch let e as StoreError where e.isUniqueViolation {
             throw MonitoringError.conflict(code: "name_taken", message: "An agent named \(name) exists already.")
         }
@@ -134,7 +155,11 @@ public final class AgentService: Sendable {
     /// The token stops working at once; its results stay; its location no
     /// longer counts.
     public func delete(id: Int64) throws {
-        guard try database.write({ try Agents.delete($0, id: id) }) else {
+        guard try database.write({ c in
+            guard try Agents.delete(c, id: id) else { return false }
+            try wake.send(c, .agents)
+            return true
+        }) else {
             throw MonitoringError.notFound("No agent with id \(id).")
         }
         roster.remove(id: id)
@@ -162,7 +187,14 @@ public final class AgentService: Sendable {
     public func refreshFromDatabase() throws {
         let records = try database.read { try Agents.all($0) }
         roster.merge(records)
+        // An agent deleted through another hub: its poll parked here ends.
+        broker.dropAll(except: Set(records.map(\.id)))
     }
+
+    /// The monitors changed (this hub's registry already shows it): parked
+    /// polls are answered within a tick, so agents fetch their assignment
+    /// now instead of at their poll's end.
+    func assignmentsChanged() { broker.assignmentsChanged() }
 
     /// The agent whose token has this hash.
     public func authenticate(tokenHash: [UInt8]) -> AgentRoster.Agent? {

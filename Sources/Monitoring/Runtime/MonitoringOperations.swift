@@ -20,8 +20,14 @@ extension MonitoringService {
             // 24 random bytes: unguessable, since a ping URL needs no token.
             record.pingKey = Base64URL.encode(SecureRandom.bytes(24))
         }
-        let stored = try database.write { c in try Monitors.insert(c, record, now: Time.now()) }
+        let wake = self.wake
+        let stored = try database.write { c in
+            let stored = try Monitors.insert(c, record, now: Time.now())
+            try wake.send(c, .monitors)
+            return stored
+        }
         registry.set(stored.id, .init(config: config, createdAt: stored.createdAt, pingKey: stored.pingKey))
+        agents.assignmentsChanged()
         activate(stored.id, config)
         if !config.paused && config.type != .heartbeat { _ = scheduler.runNow(id: stored.id) }
         return stored
@@ -31,10 +37,16 @@ extension MonitoringService {
         let before = try find(id)
         var record = before
         config.write(into: &record)
-        guard let stored = try database.write({ c in try Monitors.updateConfig(c, record, now: Time.now()) }) else {
+        let wake = self.wake
+        guard let stored = try database.write({ c -> MonitorRecord? in
+            guard let stored = try Monitors.updateConfig(c, record, now: Time.now()) else { return nil }
+            try wake.send(c, .monitors)
+            return stored
+        }) else {
             throw MonitoringError.notFound("No monitor with id \(id).")
         }
         registry.set(id, .init(config: config, createdAt: stored.createdAt, pingKey: stored.pingKey))
+        agents.assignmentsChanged()
         // `paused` goes through pause/resume so incidents close and state resets.
         if config.paused != before.paused {
             return config.paused ? try pause(id: id) : try resume(id: id)
@@ -44,9 +56,15 @@ extension MonitoringService {
     }
 
     public func delete(id: Int64) throws {
-        let gone = try database.write { c in try Monitors.delete(c, id: id) }
+        let wake = self.wake
+        let gone = try database.write { c in
+            guard try Monitors.delete(c, id: id) else { return false }
+            try wake.send(c, .monitors)
+            return true
+        }
         guard gone else { throw MonitoringError.notFound("No monitor with id \(id).") }
         registry.remove(id)
+        agents.assignmentsChanged()
         scheduler.remove(id: id)
         heartbeats.remove(id)
     }
@@ -78,6 +96,7 @@ extension MonitoringService {
         if var entry = registry.get(id) {
             entry.config.paused = paused
             registry.set(id, entry)
+            agents.assignmentsChanged()
             activate(id, entry.config)
             if !paused && entry.config.type != .heartbeat { _ = scheduler.runNow(id: id) }
         }
@@ -104,7 +123,7 @@ extension MonitoringService {
     public func checkNow(id: Int64, waitMs: Int64 = MonitoringService.checkNowAgentWaitMs) throws -> CheckNowOutcome {
         let config = try self.config(id)
         let deadline = Time.monotonicNanos() + UInt64(max(0, waitMs)) * 1_000_000
-        let (wait, asked) = agents.ask(monitorID: id, config: config)
+        let (wait, asked) = try agents.ask(monitorID: id, config: config, waitMs: waitMs)
         // Unanswered requests are withdrawn however this ends (a failed hub
         // check included), so no agent runs a check nobody waits for.
         defer { if let wait { agents.withdraw(wait) } }
@@ -192,13 +211,17 @@ extension MonitoringService {
         record.pingKey.map { "\(settings.publicURL)/ping/\($0)" }
     }
 
+    /// A pause or resume. Other hubs are told in the same transaction (a
+    /// paused monitor is no longer assigned to agents).
     func apply(_ input: MonitorInput, to id: Int64) throws -> MonitorRecord {
-        let recorder = self.recorder
+        let (recorder, wake) = (self.recorder, self.wake)
         // Through the batch writer, so the change is ordered after the
         // results queued before it; the record comes back out of its closure.
         let applied = Handoff<MonitorRecord>()
         try writer.perform { c in
-            if let record = try recorder.apply(input, monitorID: id, on: c) { applied.put(record) }
+            guard let record = try recorder.apply(input, monitorID: id, on: c) else { return }
+            try wake.send(c, .monitors)
+            applied.put(record)
         }
         guard let record = applied.take() else { throw MonitoringError.notFound("No monitor with id \(id).") }
         return record

@@ -27,6 +27,26 @@ extension MonitoringService {
         } catch {
             Log.shared.warn("cluster refresh of monitors failed", ["error": "\(error)"])
         }
+        // Whatever a lost wake-up would have said is found here, a beat late.
+        agents.relay?.resync()
+    }
+
+    /// What another hub announced through the wake-up channel (on the
+    /// listener's thread: hands the work on and returns). Monitor and agent
+    /// changes are read by a cluster beat run now; check-now traffic goes
+    /// to the relay. A resync (the listener reconnected) does both.
+    public func wake(_ event: WakeChannel.Event) {
+        switch event {
+        case .signal(.monitors), .signal(.agents):
+            cluster.beatSoon()
+        case .signal(.check(let agentID)):
+            agents.relay?.hint([agentID])
+        case .signal(.answered(let requestID)):
+            agents.relay?.answered(requestID: requestID)
+        case .resync:
+            cluster.beatSoon()
+            agents.relay?.resync()
+        }
     }
 
     /// Applies monitor changes made by other hubs. This hub's own changes
@@ -57,6 +77,8 @@ extension MonitoringService {
             heartbeats.remove(id)
         }
         clusterState.withLock { $0.versions = versions }
+        // Agents parked on this hub learn of it now, not at their poll's end.
+        if remote > 0 || !gone.isEmpty { agents.assignmentsChanged() }
     }
 
     /// Heartbeats this hub owns that another hub received pings for: judged

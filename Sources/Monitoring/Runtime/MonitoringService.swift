@@ -46,6 +46,9 @@ public final class MonitoringService: Sendable {
     /// The hubs sharing the database: which monitors this one checks, and
     /// whether it runs the once-for-all jobs (alone on SQLite).
     public let cluster: HubCluster
+    /// Tells the other hubs sharing the database what changed here (inert
+    /// alone); `wake(_:)` handles what they tell this one.
+    public let wake: WakeChannel
     /// What this hub knows of the monitors' versions and owns (shared mode).
     let clusterState = Mutex(ClusterState())
 
@@ -54,15 +57,17 @@ public final class MonitoringService: Sendable {
     /// (alerting asks it whether a monitor is quiet); else one of its own.
     public init(database: Database, settings: MonitoringSettings, calendar: MaintenanceCalendar? = nil,
                 eventSink: (any EventSink)? = nil, agentClock: @escaping @Sendable () -> Int64 = { Time.nowMillis() },
-                cluster: HubCluster = .standalone()) {
+                cluster: HubCluster = .standalone(), wake: WakeChannel = .inert) {
         self.database = database
         self.cluster = cluster
+        self.wake = wake
         self.settings = settings
         writer = BatchWriter(database: database)
         self.calendar = calendar ?? MaintenanceCalendar(database: database)
         recorder = ResultRecorder(hubLocation: settings.location, calendar: self.calendar, sink: eventSink, roster: AgentRoster())
         agents = AgentService(database: database, writer: writer, recorder: recorder, registry: registry,
-                              pollInterval: settings.agentPollInterval, clock: agentClock, leads: { cluster.isLeader })
+                              pollInterval: settings.agentPollInterval, clock: agentClock, leads: { cluster.isLeader },
+                              nodeID: cluster.isShared ? cluster.nodeID : nil, wake: wake)
         executor = CheckExecutor(engine: ClientEngine(loops: 1, maxConcurrent: settings.maxConcurrent,
                                                       extraCAFile: settings.extraCAFile,
                                                       sourceAddress: settings.sourceAddress),

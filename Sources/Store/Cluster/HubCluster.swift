@@ -25,6 +25,8 @@ public final class HubCluster: Sendable {
     public let isShared: Bool
     public static let beatMillis: Int64 = 3_000
     public static let liveMillis: Int64 = 12_000
+    /// The shortest time between two beats when woken early.
+    static let minGapNanos: UInt64 = 200_000_000
     static let leaderLease = "leader"
 
     private struct View {
@@ -38,6 +40,9 @@ public final class HubCluster: Sendable {
     private let view: Mutex<View>
     private let stopping = Atomic<Bool>(false)
     private let wake = Semaphore()
+    /// A beat was asked for (`beatSoon`) and has not run yet: many asks
+    /// while one is pending make one beat.
+    private let beatAsked = Atomic<Bool>(false)
     private let thread = Mutex<ThreadHandle?>(nil)
     private let clock: @Sendable () -> Int64
 
@@ -89,9 +94,16 @@ public final class HubCluster: Sendable {
         guard isShared else { return }
         _ = try beat()
         let handle = startThread(name: "cluster") { [self] in
+            var last = Time.monotonicNanos()
             while !stopping.load(ordering: .sequentiallyConsistent) {
                 _ = wake.wait(timeoutNanos: UInt64(Self.beatMillis) * 1_000_000)
+                // Woken early (`beatSoon`): a burst of changes through another
+                // hub (an import) makes at most one beat per gap, not one each.
+                let since = Time.monotonicNanos() &- last
+                if since < Self.minGapNanos { usleep(UInt32((Self.minGapNanos - since) / 1_000)) }
                 if stopping.load(ordering: .sequentiallyConsistent) { break }
+                beatAsked.store(false, ordering: .sequentiallyConsistent)
+                last = Time.monotonicNanos()
                 do {
                     onTick(try beat())
                 } catch {
@@ -103,6 +115,14 @@ public final class HubCluster: Sendable {
             }
         }
         thread.withLock { $0 = handle }
+    }
+
+    /// Beats now instead of at the next period: another hub announced a
+    /// change through the wake-up channel, and `onTick` is where this hub
+    /// re-reads monitors and agents. Returns at once.
+    public func beatSoon() {
+        guard isShared, !beatAsked.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        wake.post()
     }
 
     /// Renews this hub's row and the lease; returns whether the view changed.
