@@ -76,6 +76,7 @@ public final class Application: Sendable {
             }
             MonitorPages(web: web, monitoring: monitoring).register(&r)
             IncidentPages(web: web, monitoring: monitoring).register(&r)
+            AckLinkPages(web: web, monitoring: monitoring).register(&r)
             MaintenancePages(web: web, monitoring: monitoring).register(&r)
             MonitorRoutes(access: access, monitoring: monitoring).register(&r)
             IncidentRoutes(access: access, monitoring: monitoring).register(&r)

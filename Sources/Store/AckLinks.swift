@@ -36,11 +36,6 @@ public enum AckLinks {
         return c.changes > 0
     }
 
-    /// Every link of an incident stops working (it was acknowledged or closed).
-    public static func retire(_ c: Connection, incidentID: Int64, at: Int64) throws(StoreError) {
-        try c.execute("UPDATE ack_links SET used_at = ? WHERE incident_id = ? AND used_at IS NULL", [.integer(at), .integer(incidentID)])
-    }
-
     /// Deletes links expired before `before` (retention).
     @discardableResult
     public static func deleteExpired(_ c: Connection, before: Int64) throws(StoreError) -> Int {

@@ -43,7 +43,8 @@ import Testing
         #expect(actions["mute"]?["path"]?.stringValue == "/api/monitors/{id}/mute")
         #expect(actions["mute"]?["body"] == ["minutes": 60])
         #expect(actions["pause"]?["path"]?.stringValue == "/api/monitors/{id}/pause")
-        for key in ["check_now", "mute", "pause"] {
+        #expect(actions["acknowledge"]?["path"]?.stringValue == "/api/incidents/{id}/acknowledge")
+        for key in ["check_now", "mute", "pause", "acknowledge"] {
             #expect(actions[key]?["allowed"] == true && actions[key]?["scope"]?.stringValue == "write", "\(key)")
         }
 

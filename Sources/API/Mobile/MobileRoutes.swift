@@ -70,6 +70,8 @@ struct MobileRoutes {
             ("check_now", action("Check now", "/api/monitors/{id}/check", body: .null)),
             ("mute", action("Mute for 1 hour", "/api/monitors/{id}/mute", body: .object(JSONObject([("minutes", .int(60))])))),
             ("pause", action("Pause monitor", "/api/monitors/{id}/pause", body: .null)),
+            // SPEC §10: `{id}` here is the notification's `incident_id`.
+            ("acknowledge", action("Acknowledge", "/api/incidents/{id}/acknowledge", body: .null)),
         ]))
     }
 

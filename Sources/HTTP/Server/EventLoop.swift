@@ -308,6 +308,12 @@ final class EventLoop {
         }
     }
 
+    /// Routes whose parameter is a credential: `{key}` (`/ping/{key}`) and
+    /// `{token}` (`/ack/{token}`).
+    static func hidesSecret(_ route: String) -> Bool {
+        route.contains("{key}") || route.contains("{token}")
+    }
+
     private func record(_ conn: Connection, head: HTTPRequestHead, status: Int, bytes: Int, route: String?) {
         let seconds = Double(Time.monotonicNanos() - conn.dispatchedAt) / 1e9
         context.metrics.record(method: head.method, route: route ?? "unmatched", status: status, seconds: seconds)
@@ -318,7 +324,10 @@ final class EventLoop {
                 logSecond = now
                 logTimestamp = Time.rfc3339(now)
             }
-            if let line = Log.shared.format(.info, "request", ["method": head.method, "path": head.path, "status": "\(status)",
+            // A path whose segment is a secret (a ping key, an acknowledge
+            // link's token) is logged as its route, never with the secret.
+            let path = route.map { Self.hidesSecret($0) } == true ? route! : head.path
+            if let line = Log.shared.format(.info, "request", ["method": head.method, "path": path, "status": "\(status)",
                                                               "bytes": "\(bytes)", "ms": String(format3(seconds * 1000)),
                                                               "client": conn.client ?? conn.peer], timestamp: logTimestamp) {
                 logBuffer.append(contentsOf: line)

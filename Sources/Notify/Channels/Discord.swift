@@ -15,7 +15,7 @@ public struct DiscordChannel: ChannelSender {
     public func request(for n: Notification) -> OutboundRequest? {
         // The link in angle brackets: Discord then shows it without a
         // preview embed of the hub's (sign-in) page.
-        .json(url, ["content": .string(ChatText.withLink(n.text, n.pageURL.map { "<\($0)>" }, limit: Self.maxCharacters,
+        .json(url, ["content": .string(ChatText.withLink(n.text, n.linkLines { "<\($0)>" }, limit: Self.maxCharacters,
                                                          in: ChatText.unit)),
                     "allowed_mentions": ["parse": []]])
     }

@@ -48,6 +48,9 @@ public struct EmailChannel: ChannelSender {
         // The hub's page of it (SPEC §10), on a line of its own so every
         // mail client makes it a link.
         if let page = n.pageURL { lines += ["", "Open: \(page)"] }
+        // SPEC §10: acknowledge from the mail. The link shows a page with a
+        // button; following it (as mail scanners do) changes nothing.
+        if let ack = n.acknowledgeURL { lines += ["", "Acknowledge: \(ack)"] }
         lines += ["", "-- ", "Sent by \"\(n.hubName)\" (pingtxt monitoring hub), notification \(n.messageID)."]
         return lines.joined(separator: "\n")
     }

@@ -32,7 +32,7 @@ public struct GoogleChatChannel: ChannelSender {
     }
 
     public func request(for n: Notification) -> OutboundRequest? {
-        .json(url, ["text": .string(ChatText.withLink(Self.neutralized(n.text), n.pageURL, limit: Self.textLimit, in: .utf8Bytes))])
+        .json(url, ["text": .string(ChatText.withLink(Self.neutralized(n.text), n.linkLines(), limit: Self.textLimit, in: .utf8Bytes))])
     }
 
     /// `<` → ‹ and `>` → ›: no mention, link or other `<…>` markup from a

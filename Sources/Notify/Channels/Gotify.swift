@@ -22,7 +22,8 @@ public struct GotifyChannel: ChannelSender {
         // A tap on the notification opens the hub's page (SPEC §10).
         if let page = n.pageURL { extras["client::notification"] = ["click": ["url": .string(page)]] }
         return .json(url + "/message", [
-            "title": .string(n.title), "message": .string(n.body), "priority": .int(Int64(AlertPriority.of(n))),
+            "title": .string(n.title), "message": .string(n.acknowledgeURL.map { n.body + "\n\nAcknowledge: " + $0 } ?? n.body),
+            "priority": .int(Int64(AlertPriority.of(n))),
             "extras": .object(extras),
         ], extraHeaders: [("X-Gotify-Key", token)])
     }

@@ -37,7 +37,8 @@ public struct MatrixChannel: ChannelSender {
     public func request(for n: Notification) -> OutboundRequest? {
         // The hub's link (SPEC §10) comes last and is never cut.
         let link = n.pageURL
-        let room = Self.textLimit - (link.map { $0.utf8.count + 1 } ?? 0)
+        let ack = n.acknowledgeURL.map { "Acknowledge: " + $0 }
+        let room = Self.textLimit - (link.map { $0.utf8.count + 1 } ?? 0) - (ack.map { $0.utf8.count + 1 } ?? 0)
         let title = TextLimit.cut(n.title, to: room, in: .utf8Bytes)
         let body = TextLimit.cut(n.body, to: max(0, room - title.utf8.count - 1), in: .utf8Bytes)
         var plain = title + "\n" + body
@@ -46,6 +47,10 @@ public struct MatrixChannel: ChannelSender {
         if let link {
             plain += "\n" + link
             html += "<br><a href=\"\(ServiceText.html(link))\">\(ServiceText.html(link))</a>"
+        }
+        if let ack, let url = n.acknowledgeURL {
+            plain += "\n" + ack
+            html += "<br><a href=\"\(ServiceText.html(url))\">Acknowledge</a>"
         }
         let content: JSON = ["msgtype": "m.text", "body": .string(plain), "format": "org.matrix.custom.html",
                              "formatted_body": .string(html)]

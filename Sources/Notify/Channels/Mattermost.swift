@@ -14,7 +14,7 @@ public struct MattermostChannel: ChannelSender {
     public init(config f: JSONFields) throws(JSONFieldError) { url = try Validate.url(f, "webhook_url")! }
 
     public func request(for n: Notification) -> OutboundRequest? {
-        .json(url, ["text": .string(Self.text(n.text, link: n.pageURL))])
+        .json(url, ["text": .string(Self.text(n.text, link: n.linkLines()))])
     }
 
     static func text(_ text: String, link: String? = nil) -> String {

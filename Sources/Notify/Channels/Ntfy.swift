@@ -53,6 +53,12 @@ public struct NtfyChannel: ChannelSender {
                                ("message", .string(TextLimit.cut(n.body, to: Self.maxMessageBytes, in: .utf8Bytes))),
                                ("priority", .int(Self.priority(AlertPriority.of(n)))), ("tags", [.string(tag)])])
         if let page = n.pageURL { body["click"] = .string(page) }
+        // SPEC §10: acknowledge as an action button. A `view` action opens
+        // the link's page (with its own button), never acknowledging by a
+        // request of its own. https://docs.ntfy.sh/publish/#action-buttons
+        if let ack = n.acknowledgeURL {
+            body["actions"] = [["action": "view", "label": "Acknowledge", "url": .string(ack), "clear": true]]
+        }
         let auth: [(name: String, value: String)] = token.map { [("Authorization", "Bearer \($0)")] } ?? []
         return .json(url + "/", .object(body), extraHeaders: auth)
     }

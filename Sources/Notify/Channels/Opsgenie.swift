@@ -51,6 +51,7 @@ public struct OpsgenieChannel: IncidentFollowing {
         // Opsgenie has no link field on an alert: the hub's page (SPEC §10)
         // is a detail, which Opsgenie shows (and links) on the alert.
         if let page = n.pageURL { details["url"] = .string(page) }
+        if let ack = n.acknowledgeURL { details["acknowledge_url"] = .string(ack) }
         let body: JSON = [
             "message": .string(TextLimit.cut(n.title, to: Self.messageLimit, in: ServiceText.unit)),
             "alias": .string(AlertKey.of(n)),

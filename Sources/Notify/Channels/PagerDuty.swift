@@ -76,6 +76,10 @@ public struct PagerDutyChannel: IncidentFollowing {
             event["client_url"] = .string(page)
             event["links"] = [["href": .string(page), "text": .string("Open in \(n.hubName)")]]
         }
+        if let ack = n.acknowledgeURL {
+            let link: JSON = ["href": .string(ack), "text": .string("Acknowledge in \(n.hubName)")]
+            event["links"] = .array((event["links"]?.arrayValue ?? []) + [link])
+        }
         return .json(endpoint, .object(event))
     }
 

@@ -41,11 +41,20 @@ public struct PushoverChannel: ChannelSender {
         var body = JSONObject([
             ("token", .string(appToken)), ("user", .string(userKey)),
             ("title", .string(TextLimit.cut(n.title, to: Self.titleLimit, in: ServiceText.unit))),
-            ("message", .string(TextLimit.cut(n.body, to: Self.messageLimit, in: ServiceText.unit))),
+            ("message", .string(Self.message(n))),
             ("priority", .int(Int64(Self.priority(AlertPriority.of(n))))), ("timestamp", .int(n.at)),
         ])
         for (k, v) in link(n).entries { body[k] = v }
         return .json(base + "/1/messages.json", .object(body))
+    }
+
+    /// The body, then (SPEC §10) the acknowledge link on a line of its own,
+    /// which is never cut: Pushover has one supplementary URL, and that is
+    /// the hub's page.
+    static func message(_ n: Notification) -> String {
+        guard let ack = n.acknowledgeURL else { return TextLimit.cut(n.body, to: messageLimit, in: ServiceText.unit) }
+        let tail = "\nAcknowledge: " + ack
+        return TextLimit.cut(n.body, to: max(0, messageLimit - ServiceText.unit.size(tail)), in: ServiceText.unit) + tail
     }
 
     /// The hub's page (SPEC §10) as Pushover's supplementary `url` (at most

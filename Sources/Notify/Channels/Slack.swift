@@ -13,7 +13,7 @@ public struct SlackChannel: ChannelSender {
     public init(config f: JSONFields) throws(JSONFieldError) { url = try Validate.url(f, "webhook_url")! }
 
     public func request(for n: Notification) -> OutboundRequest? {
-        .json(url, ["text": .string(Self.text(n.text, link: n.pageURL))])
+        .json(url, ["text": .string(Self.text(n.text, link: n.linkLines()))])
     }
 
     /// The escaped text, cut after escaping so an entity is never split,

@@ -33,16 +33,21 @@ public struct TeamsChannel: ChannelSender {
         }
         let texts = [n.title] + n.body.split(separator: "\n").map(String.init)
         let link = n.pageURL
-        let full = message(texts, color: color, link: link)
+        let ack = n.acknowledgeURL
+        let full = message(texts, color: color, link: link, acknowledge: ack)
         if full.serialized().count <= maxBytes { return full }
         // The largest amount of text (in UTF-16 units, counted over the
         // texts in order) whose message fits: more text, more bytes.
         var (low, high) = (0, texts.reduce(0) { $0 + $1.utf16.count })
         while low < high {
             let mid = (low + high + 1) / 2
-            if message(keeping(texts, mid), color: color, link: link).serialized().count <= maxBytes { low = mid } else { high = mid - 1 }
+            if message(keeping(texts, mid), color: color, link: link, acknowledge: ack).serialized().count <= maxBytes {
+                low = mid
+            } else {
+                high = mid - 1
+            }
         }
-        return message(keeping(texts, low), color: color, link: link)
+        return message(keeping(texts, low), color: color, link: link, acknowledge: ack)
     }
 
     /// The texts in order until `budget` units are used; the one where it
@@ -65,7 +70,9 @@ public struct TeamsChannel: ChannelSender {
 
     /// `link`, the hub's page of the alert (SPEC §10), is the card's one
     /// `Action.OpenUrl` button (Adaptive Cards 1.0), never cut with the text.
-    static func message(_ texts: [String], color: String, link: String? = nil) -> JSON {
+    /// `acknowledge` (SPEC §10, a monitor_down's one-incident link) is a
+    /// second button; it opens the link's page, which has the real button.
+    static func message(_ texts: [String], color: String, link: String? = nil, acknowledge: String? = nil) -> JSON {
         var blocks: [JSON] = []
         for (i, t) in texts.enumerated() {
             blocks.append(i == 0
@@ -74,7 +81,10 @@ public struct TeamsChannel: ChannelSender {
         }
         var card = JSONObject([("$schema", "http://adaptivecards.io/schemas/adaptive-card.json"), ("type", "AdaptiveCard"),
                                ("version", "1.2"), ("body", .array(blocks))])
-        if let link { card["actions"] = [["type": "Action.OpenUrl", "title": "Open in pingtxt", "url": .string(link)]] }
+        var actions: [JSON] = []
+        if let link { actions.append(["type": "Action.OpenUrl", "title": "Open in pingtxt", "url": .string(link)]) }
+        if let acknowledge { actions.append(["type": "Action.OpenUrl", "title": "Acknowledge", "url": .string(acknowledge)]) }
+        if !actions.isEmpty { card["actions"] = .array(actions) }
         return ["type": "message",
                 "attachments": [["contentType": "application/vnd.microsoft.card.adaptive", "contentUrl": nil, "content": .object(card)]]]
     }

@@ -33,7 +33,7 @@ public struct TelegramChannel: ChannelSender {
     public func request(for n: Notification) -> OutboundRequest? {
         .json("\(apiURL)/bot\(token)/sendMessage",
               ["chat_id": .string(chatID),
-               "text": .string(ChatText.withLink(n.text, n.pageURL, limit: Self.maxCharacters, in: ChatText.unit)),
+               "text": .string(ChatText.withLink(n.text, n.linkLines(), limit: Self.maxCharacters, in: ChatText.unit)),
                "link_preview_options": ["is_disabled": true]])
     }
 

@@ -64,6 +64,8 @@ public struct WebhookChannel: ChannelSender {
         o["event_id"] = JSON.from(n.eventID)
         o["priority"] = .int(Int64(n.priority))
         o["url"] = JSON.from(n.pageURL)
+        // The one-incident acknowledge link of a monitor_down (SPEC §10).
+        if let ack = n.acknowledgeURL { o["acknowledge_url"] = .string(ack) }
         let body = JSON.object(o).serialized()
         var hs: [(name: String, value: String)] = [("Content-Type", "application/json"), ("User-Agent", Notification.userAgent),
                                                    ("X-Pingtxt-Delivery", n.messageID)]
