@@ -27,6 +27,7 @@ public enum Migrations {
         Schema0012.migration,
         Schema0013.migration,
         Schema0014.migration,
+        Schema0017.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

@@ -15,6 +15,8 @@ public struct MonitorRecord: Sendable, Equatable {
     public var confirmLocations: Int64 = 1
     public var degradedAfterMs: Int64?
     public var certExpiryDays: Int64?
+    /// The escalation policy its `down` incidents follow (SPEC §10).
+    public var escalationPolicyID: Int64?
     /// Type-specific settings; Monitoring validates them per type.
     public var settings = JSONObject()
     public var pingKey: String?
@@ -54,6 +56,7 @@ public struct MonitorRecord: Sendable, Equatable {
         confirmLocations = try r.int("confirm_locations")
         degradedAfterMs = try r.optionalInt("degraded_after_ms")
         certExpiryDays = try r.optionalInt("cert_expiry_days")
+        escalationPolicyID = try r.optionalInt("escalation_policy_id")
         settings = try r.jsonObject("settings", table: "monitors")
         pingKey = try r.optionalText("ping_key")
         status = try r.text("status")
@@ -90,8 +93,9 @@ public enum Monitors {
     enum SQL {
         static let insert = """
             INSERT INTO monitors (name, type, target, interval, timeout, retries, paused, locations, confirm_locations,
-                degraded_after_ms, cert_expiry_days, settings, ping_key, status, status_since, state, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
+                degraded_after_ms, cert_expiry_days, settings, ping_key, status, status_since, state, created_at, updated_at,
+                escalation_policy_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
             """
         static let find = "SELECT * FROM monitors WHERE id = ?"
         static let findByPingKey = "SELECT * FROM monitors WHERE ping_key = ?"
@@ -104,7 +108,8 @@ public enum Monitors {
         static let all = "SELECT * FROM monitors ORDER BY id"
         static let updateConfig = """
             UPDATE monitors SET name = ?, target = ?, interval = ?, timeout = ?, retries = ?, locations = ?,
-                confirm_locations = ?, degraded_after_ms = ?, cert_expiry_days = ?, settings = ?, updated_at = ?
+                confirm_locations = ?, degraded_after_ms = ?, cert_expiry_days = ?, settings = ?, updated_at = ?,
+                escalation_policy_id = ?
             WHERE id = ? RETURNING *
             """
         static let updateState = """
@@ -125,7 +130,7 @@ public enum Monitors {
             .text(m.name), .text(m.type), SQLValue(m.target), .integer(m.interval), .integer(m.timeout),
             .integer(m.retries), SQLValue(m.paused), .json(m.locations), .integer(m.confirmLocations),
             SQLValue(m.degradedAfterMs), SQLValue(m.certExpiryDays), .json(m.settings), SQLValue(m.pingKey),
-            .text(m.status), .integer(now), .text(m.state), .integer(now), .integer(now),
+            .text(m.status), .integer(now), .text(m.state), .integer(now), .integer(now), SQLValue(m.escalationPolicyID),
         ]) else { throw StoreError.misuse("INSERT … RETURNING gave no row") }
         return try MonitorRecord(row: row)
     }
@@ -197,7 +202,7 @@ public enum Monitors {
         try c.queryOne(SQL.updateConfig, [
             .text(m.name), SQLValue(m.target), .integer(m.interval), .integer(m.timeout), .integer(m.retries),
             .json(m.locations), .integer(m.confirmLocations), SQLValue(m.degradedAfterMs), SQLValue(m.certExpiryDays),
-            .json(m.settings), .integer(now), .integer(m.id),
+            .json(m.settings), .integer(now), SQLValue(m.escalationPolicyID), .integer(m.id),
         ]).map { r throws(StoreError) in try MonitorRecord(row: r) }
     }
 
