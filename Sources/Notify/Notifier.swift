@@ -35,8 +35,12 @@ public final class Notifier: EventSink {
     public var current: [Channel] { channels.current }
 
     public func didInsert(_ event: EventRecord, on c: Connection) throws(StoreError) {
-        guard !event.suppressed, let kind = EventKind(rawValue: event.kind) else { return }
-        let targets = Routing.channels(for: kind, monitorID: event.monitorID, suppressed: event.suppressed, among: current)
+        guard let kind = EventKind(rawValue: event.kind) else { return }
+        let routed = Routing.channels(for: kind, monitorID: event.monitorID, suppressed: event.suppressed, among: current)
+        // Escalation starts with the alert (even a suppressed one: step 1
+        // then waits for the maintenance window to end) and widens
+        // `monitor_up` to every channel it alerted.
+        let targets = try withEscalation(routed, for: event, kind: kind, on: c)
         if targets.isEmpty { return }
         var name = ""
         var since = event.at

@@ -55,6 +55,8 @@ public struct MonitorConfig: Sendable, Equatable {
     public var confirmLocations: Int64 = 1
     public var degradedAfterMs: Int64?
     public var certExpiryDays: Int64?
+    /// The escalation policy its `down` incidents follow (SPEC §10); nil = none.
+    public var escalationPolicyID: Int64?
     public var http: HTTPSettings?
     public var dns: DNSSettings?
     public var heartbeat: HeartbeatSettings?
@@ -105,6 +107,7 @@ public struct MonitorConfig: Sendable, Equatable {
             ("interval", .int(interval)), ("timeout", .int(timeout)), ("retries", .int(retries)), ("paused", .bool(paused)),
             ("locations", .array(locations.map { .string($0) })), ("confirm_locations", .int(confirmLocations)),
             ("degraded_after_ms", .from(degradedAfterMs)), ("cert_expiry_days", .from(certExpiryDays)),
+            ("escalation_policy_id", .from(escalationPolicyID)),
         ])
         for (k, v) in settingsJSON().entries { o[k] = v }
         return .object(o)

@@ -19,6 +19,7 @@ extension MonitorConfig {
         confirmLocations = r.confirmLocations
         degradedAfterMs = r.degradedAfterMs
         certExpiryDays = r.certExpiryDays
+        escalationPolicyID = r.escalationPolicyID
         let settings = try JSONFields(.object(r.settings))
         switch type {
         case .http: http = try MonitorValidator.parseHTTP(try settings.nested("http"))
@@ -41,6 +42,7 @@ extension MonitorConfig {
         r.confirmLocations = confirmLocations
         r.degradedAfterMs = degradedAfterMs
         r.certExpiryDays = certExpiryDays
+        r.escalationPolicyID = escalationPolicyID
         r.settings = settingsJSON()
     }
 

@@ -20,7 +20,10 @@ extension MonitoringService {
             // 24 random bytes: unguessable, since a ping URL needs no token.
             record.pingKey = Base64URL.encode(SecureRandom.bytes(24))
         }
-        let stored = try database.write { c in try Monitors.insert(c, record, now: Time.now()) }
+        let stored = try database.write { c in
+            try Self.checkPolicy(config, on: c)
+            return try Monitors.insert(c, record, now: Time.now())
+        }
         registry.set(stored.id, .init(config: config, createdAt: stored.createdAt, pingKey: stored.pingKey))
         activate(stored.id, config)
         if !config.paused && config.type != .heartbeat { _ = scheduler.runNow(id: stored.id) }
@@ -31,7 +34,10 @@ extension MonitoringService {
         let before = try find(id)
         var record = before
         config.write(into: &record)
-        guard let stored = try database.write({ c in try Monitors.updateConfig(c, record, now: Time.now()) }) else {
+        guard let stored = try database.write({ c in
+            try Self.checkPolicy(config, on: c)
+            return try Monitors.updateConfig(c, record, now: Time.now())
+        }) else {
             throw MonitoringError.notFound("No monitor with id \(id).")
         }
         registry.set(id, .init(config: config, createdAt: stored.createdAt, pingKey: stored.pingKey))
@@ -41,6 +47,16 @@ extension MonitoringService {
         }
         activate(id, config)
         return stored
+    }
+
+    /// The escalation policy a monitor names must exist (`400` naming the
+    /// field); checked in the transaction that writes the monitor, where the
+    /// foreign key would otherwise refuse it with a less helpful error.
+    static func checkPolicy(_ config: MonitorConfig, on c: Connection) throws {
+        guard let id = config.escalationPolicyID else { return }
+        if try EscalationPolicies.find(c, id: id) == nil {
+            throw JSONFieldError(field: "escalation_policy_id", message: "No escalation policy with id \(id).")
+        }
     }
 
     public func delete(id: Int64) throws {
