@@ -119,12 +119,15 @@ public struct EscalationPlan: Sendable, Equatable {
         public var policyID: Int64
         public var step: Int64?
         public var nextAt: Int64
+        public init(policyID: Int64, step: Int64?, nextAt: Int64) {
+            self.policyID = policyID
+            self.step = step
+            self.nextAt = nextAt
+        }
     }
 
-    public static func status(_ s: EscalationStateRecord?, incident: IncidentRecord) -> Status? {
-        guard let s, let next = s.nextAt, incident.status == "open", incident.acknowledgedAt == nil, incident.kind == "down" else {
-            return nil
-        }
+    public static func status(_ s: EscalationStateRecord?, incident: Incident) -> Status? {
+        guard let s, let next = s.nextAt, incident.open, !incident.acknowledged, incident.kind == "down" else { return nil }
         return Status(policyID: s.policyID, step: s.step > 0 ? s.step : nil, nextAt: next)
     }
 }

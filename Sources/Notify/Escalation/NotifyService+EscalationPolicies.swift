@@ -55,7 +55,7 @@ extension NotifyService {
         if down.isEmpty { return [:] }
         let states = try database.read { c in try Escalations.find(c, incidentIDs: down.map(\.id)) }
         var out: [Int64: EscalationPlan.Status] = [:]
-        for i in down { out[i.id] = EscalationPlan.status(states[i.id], incident: i) }
+        for i in down { out[i.id] = EscalationPlan.status(states[i.id], incident: .init(i)) }
         return out
     }
 }
