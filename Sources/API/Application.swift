@@ -74,8 +74,8 @@ public final class Application: Sendable {
                 SSORoutes(web: web, providers: settings.ssoProviders, http: ssoHTTP, accounts: ssoUsers,
                           publicURL: settings.issuer).register(&r)
             }
-            MonitorPages(web: web, monitoring: monitoring).register(&r)
-            IncidentPages(web: web, monitoring: monitoring).register(&r)
+            MonitorPages(web: web, monitoring: monitoring, notify: notify).register(&r)
+            IncidentPages(web: web, monitoring: monitoring, notify: notify).register(&r)
             MaintenancePages(web: web, monitoring: monitoring).register(&r)
             MonitorRoutes(access: access, monitoring: monitoring).register(&r)
             IncidentRoutes(access: access, monitoring: monitoring, notify: notify).register(&r)
@@ -101,6 +101,7 @@ public final class Application: Sendable {
             TwoFactorPage(web: web, twoFactor: twoFactor, security: security).register(&r)
             UsersPage(web: web, users: users).register(&r)
             NotifyPage(web: web, notify: notify).register(&r)
+            EscalationPages(web: web, notify: notify, monitoring: monitoring).register(&r)
         }
     }
 }
