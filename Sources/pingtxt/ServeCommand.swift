@@ -76,6 +76,9 @@ enum ServeCommand {
             monitoring.clusterTick(changed: changed)
             notify.clusterTick(changed: changed)
         }
+        // Loaded before alerting starts: the escalation job's first pass
+        // (within a second) must already know which monitors are quiet.
+        try calendar.reload()
         try notify.start()
         try monitoring.start()
         let app = Application(database: db, settings: settings, monitoring: monitoring, notify: notify)
