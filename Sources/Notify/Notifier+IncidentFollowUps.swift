@@ -18,12 +18,12 @@ extension Notifier {
         try followUp(incident, on: c) { sender, n in sender.acknowledgeRequest(for: n, by: by) }
     }
 
-    /// Closed on the hub: each enabled following channel that was alerted
-    /// for the incident and was not queued its `monitor_up` (the monitor was
-    /// paused or recovered during maintenance, a degraded incident became a
-    /// down one, a certificate was renewed, or the channel does not take
-    /// `monitor_up`) gets one row resolving the alert; without it the alert
-    /// would stay open on the service for good.
+    /// Closed on the hub: its escalation stops, and each enabled following
+    /// channel that was alerted for the incident and was not queued its
+    /// `monitor_up` (the monitor was paused or recovered during maintenance,
+    /// a degraded incident became a down one, a certificate was renewed, or
+    /// the channel does not take `monitor_up`) gets one row resolving the
+    /// alert; without it the alert would stay open on the service for good.
     public func incidentClosed(_ incident: IncidentRecord, reason: String, on c: Connection) throws(StoreError) {
         try stopEscalation(incident, on: c)
         try followUp(incident, on: c, unless: [EventKind.monitorUp.rawValue]) { sender, n in

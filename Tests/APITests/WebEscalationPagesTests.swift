@@ -49,6 +49,10 @@ import TestSupport
         #expect(listed.text.contains("Escalation policy created.") && listed.text.contains("<strong>Ops</strong>"))
         #expect(listed.text.contains("<li>Telegram, Email <span class=\"muted\">then wait 15 min</span></li>"))
 
+        // A channel a step names is not deleted from the notify page either.
+        let kept = try Pages.submit(b, "/notify/channels/\(channels[0])/delete", [])
+        #expect(kept.status == 409 && kept.text.contains("is a step of escalation policy &quot;Ops&quot;"))
+
         // Edit: the stored steps in the rows; saving replaces them.
         let edit = try b.get("/escalation/\(pid)")
         #expect(edit.status == 200 && edit.text.contains("action=\"/escalation/\(pid)\"") && edit.text.contains(">Save policy</button>"))
