@@ -6,6 +6,7 @@
 public enum WebAssets {
     public static let app_css: [UInt8] = PackageResources.app_css
     public static let dashboard_html: [UInt8] = PackageResources.dashboard_html
+    public static let escalation_html: [UInt8] = PackageResources.escalation_html
     public static let incidents_html: [UInt8] = PackageResources.incidents_html
     public static let layout_html: [UInt8] = PackageResources.layout_html
     public static let maintenance_html: [UInt8] = PackageResources.maintenance_html

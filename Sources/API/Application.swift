@@ -74,12 +74,12 @@ public final class Application: Sendable {
                 SSORoutes(web: web, providers: settings.ssoProviders, http: ssoHTTP, accounts: ssoUsers,
                           publicURL: settings.issuer).register(&r)
             }
-            MonitorPages(web: web, monitoring: monitoring).register(&r)
-            IncidentPages(web: web, monitoring: monitoring).register(&r)
+            MonitorPages(web: web, monitoring: monitoring, notify: notify).register(&r)
+            IncidentPages(web: web, monitoring: monitoring, notify: notify).register(&r)
             AckLinkPages(web: web, monitoring: monitoring).register(&r)
             MaintenancePages(web: web, monitoring: monitoring).register(&r)
             MonitorRoutes(access: access, monitoring: monitoring).register(&r)
-            IncidentRoutes(access: access, monitoring: monitoring).register(&r)
+            IncidentRoutes(access: access, monitoring: monitoring, notify: notify).register(&r)
             MaintenanceRoutes(access: access, monitoring: monitoring).register(&r)
             let statusPages = StatusPageService(monitoring: monitoring)
             StatusPageRoutes(access: access, pages: statusPages).register(&r)
@@ -91,6 +91,7 @@ public final class Application: Sendable {
             ChannelRoutes(access: access, notify: notify).register(&r)
             QuietHoursRoutes(access: access, quietHours: notify.quietHours).register(&r)
             EventRoutes(access: access, events: notify.events).register(&r)
+            EscalationPolicyRoutes(access: access, notify: notify).register(&r)
             SettingsRoutes(access: access, notify: notify).register(&r)
             TokenRoutes(service: oauth, issuer: issuer).register(&r)
             AuthorizeRoutes(service: oauth, signIn: web, issuer: issuer, hubName: settings.hubName).register(&r)
@@ -103,6 +104,7 @@ public final class Application: Sendable {
             TwoFactorPage(web: web, twoFactor: twoFactor, security: security).register(&r)
             UsersPage(web: web, users: users).register(&r)
             NotifyPage(web: web, notify: notify).register(&r)
+            EscalationPages(web: web, notify: notify, monitoring: monitoring).register(&r)
         }
     }
 }

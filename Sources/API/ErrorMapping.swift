@@ -14,6 +14,8 @@ enum APIErrors {
         case MonitoringError.notFound(let message): return HTTPError(404, "not_found", message)
         case MonitoringError.conflict(let code, let message): return HTTPError(409, code, message)
         case MonitoringError.fieldConflict(let field, let code, let message): return HTTPError(409, code, message, field: field)
+        case NotifyError.notFound(let message): return HTTPError(404, "not_found", message)
+        case NotifyError.conflict(let code, let message): return HTTPError(409, code, message)
         case let e as DeviceNotFound: return HTTPError(404, "not_found", e.message)
         case let e as JSONFieldError: return HTTPError(400, "validation_failed", e.message, field: e.field.isEmpty ? nil : e.field)
         case let e as JSONParseError: return HTTPError(400, "invalid_json", "The body is not valid JSON: \(e.message) at byte \(e.offset).")

@@ -1,5 +1,6 @@
 import Core
 import Monitoring
+import Notify
 import Store
 
 /// JSON shapes of monitors, results, incidents and maintenance windows
@@ -59,13 +60,17 @@ enum MonitoringRepresentation {
         ]))
     }
 
-    static func incident(_ i: IncidentRecord, timeline: [TimelineEntry]?) -> JSON {
+    /// `escalation`: the chain while it runs (SPEC §10), else null.
+    static func incident(_ i: IncidentRecord, timeline: [TimelineEntry]?, escalation: EscalationPlan.Status?) -> JSON {
         var o = JSONObject([
             ("id", .int(i.id)), ("monitor_id", .int(i.monitorID)), ("kind", .string(i.kind)), ("status", .string(i.status)),
             ("cause", .string(i.cause)), ("locations", .array(i.locations.map { .string($0) })),
             ("opened_at", .time(i.openedAt)), ("closed_at", .time(i.closedAt)),
             ("acknowledged_at", .time(i.acknowledgedAt)), ("acknowledged_by", .from(i.acknowledgedBy)),
         ])
+        o["escalation"] = escalation.map { e in
+            .object(JSONObject([("policy_id", .int(e.policyID)), ("step", .from(e.step)), ("next_at", .time(e.nextAt))]))
+        } ?? .null
         if let timeline {
             o["timeline"] = .array(timeline.map { e in
                 .object(JSONObject([("at", .time(e.at)), ("event", .string(e.event)), ("detail", .string(e.detail))]))

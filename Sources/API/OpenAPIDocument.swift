@@ -56,7 +56,7 @@ enum OpenAPIDocument {
         Operation(method: "delete", path: "/api/users/{id}", summary: "Delete a user and their tokens.",
                   auth: "write admin account", success: (204, nil)),
     ] + accountOperations + monitoringOperations + oauthOperations + settingsOperations + mobileOperations + agentOperations
-        + statusPageOperations + alertOperations
+        + statusPageOperations + alertOperations + escalationOperations
     static let accountOperations: [Operation] = [
         Operation(method: "post", path: "/api/account/password",
                   summary: "Change the caller's password (the current one is required); ends the user's other web sessions.",
@@ -110,7 +110,7 @@ enum OpenAPIDocument {
         Operation(method: "get", path: "/api/incidents", summary: "Incidents, newest first (?status=open|closed, ?monitor_id=).",
                   auth: "read", success: (200, list("Incident"))),
         Operation(method: "get", path: "/api/incidents/{id}", summary: "One incident with its timeline.", auth: "read", success: (200, ref("Incident"))),
-        Operation(method: "post", path: "/api/incidents/{id}/acknowledge", summary: "Record who acknowledged; stops reminders.",
+        Operation(method: "post", path: "/api/incidents/{id}/acknowledge", summary: "Record who acknowledged; stops reminders and escalation.",
                   auth: "write", success: (200, ref("Incident"))),
         Operation(method: "get", path: "/api/maintenance", summary: "Maintenance windows, newest first.", auth: "read", success: (200, list("Maintenance"))),
         Operation(method: "post", path: "/api/maintenance", summary: "Create a window (monitor_ids [] = every monitor).",
@@ -126,7 +126,7 @@ enum OpenAPIDocument {
         Operation(method: "get", path: "/api/channels/{id}", summary: "One channel.", auth: "read", success: (200, ref("Channel"))),
         Operation(method: "patch", path: "/api/channels/{id}", summary: "Change a channel; a masked or absent secret keeps its value.",
                   auth: "write", request: ref("ChannelInput"), success: (200, ref("Channel"))),
-        Operation(method: "delete", path: "/api/channels/{id}", summary: "Delete a channel and its queued deliveries.", auth: "write",
+        Operation(method: "delete", path: "/api/channels/{id}", summary: "Delete a channel and its queued deliveries; 409 channel_in_use while an escalation policy names it.", auth: "write",
                   success: (204, nil)),
         Operation(method: "post", path: "/api/channels/{id}/test", summary: "Queue a test notification (no filters, no category).",
                   auth: "write", success: (200, ["type": "object", "properties": ["queued": ["type": "boolean"],
@@ -182,7 +182,7 @@ enum OpenAPIDocument {
                                    "interval": ["type": "integer"], "timeout": ["type": "integer"], "retries": ["type": "integer"],
                                    "paused": ["type": "boolean"], "locations": ["type": "array", "items": ["type": "string"]],
                                    "confirm_locations": ["type": "integer"], "degraded_after_ms": ["type": ["integer", "null"]],
-                                   "cert_expiry_days": ["type": ["integer", "null"]],
+                                   "cert_expiry_days": ["type": ["integer", "null"]], "escalation_policy_id": ["type": ["integer", "null"]],
                                    "priority": ["type": ["integer", "null"], "minimum": 0, "maximum": 10,
                                                 "description": "null = the defaults per event (SPEC §10)"],
                                    "http": ["type": "object"], "dns": ["type": "object"],
@@ -201,6 +201,7 @@ enum OpenAPIDocument {
                                         "cert_expiry_days": ["type": ["integer", "null"]],
                                         "priority": ["type": ["integer", "null"], "minimum": 0, "maximum": 10,
                                                      "description": "used for this monitor's monitor_down, monitor_degraded and expiry; monitor_up gets min(4, priority)"],
+                                        "escalation_policy_id": ["type": ["integer", "null"], "default": nil],
                                         "http": ["type": "object", "properties": ["method": ["type": "string"], "headers": ["type": "object"],
                                                                                   "body": ["type": ["string", "null"]], "expected_status": ["type": "string"],
                                                                                   "keyword": ["type": ["string", "null"]], "keyword_absent": ["type": "boolean"],
@@ -225,6 +226,7 @@ enum OpenAPIDocument {
                                                       "cause": ["type": "string"], "locations": ["type": "array", "items": ["type": "string"]],
                                                       "opened_at": ["type": "string"], "closed_at": ["type": ["string", "null"]],
                                                       "acknowledged_at": ["type": ["string", "null"]], "acknowledged_by": ["type": ["string", "null"]],
+                                                      "escalation": ref("IncidentEscalation"),
                                                       "timeline": ["type": "array", "items": ["type": "object"]]]],
         "Maintenance": ["type": "object", "properties": ["id": ["type": "integer"], "title": ["type": "string"],
                                                          "monitor_ids": ["type": "array", "items": ["type": "integer"]],
@@ -313,7 +315,7 @@ enum OpenAPIDocument {
                 "servers": [["url": .string(serverURL)]],
                 "paths": .object(paths),
                 "components": ["schemas": .object(JSONObject((schemas.objectValue?.entries.map { ($0.key, $0.value) } ?? []) + oauthSchemas + settingsSchemas + mobileSchemas + agentSchemas
-                                                                     + statusPageSchemas + alertSchemas)),
+                                                                     + statusPageSchemas + alertSchemas + escalationSchemas)),
                                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"],
                                                    "session": ["type": "apiKey", "in": "cookie", "name": "pingtxt_session",
                                                                "description": "Web session of the login page; POST, PATCH, PUT and DELETE also need the header X-CSRF-Token."]]]]

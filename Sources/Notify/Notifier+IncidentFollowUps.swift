@@ -9,21 +9,23 @@ extension Notifier {
     /// The kinds of event whose row means "this channel was alerted".
     static let alertKinds = [EventKind.monitorDown, .monitorDegraded, .expiry].map(\.rawValue)
 
-    /// Acknowledged on the hub: each enabled following channel that was
+    /// Acknowledged on the hub: its escalation stops, and each enabled following channel that was
     /// alerted for the incident gets one row acknowledging the service's
     /// alert, so the service's own escalation stops too. Other channel types
     /// get nothing (their reminders simply stop).
     public func incidentAcknowledged(_ incident: IncidentRecord, by: String, on c: Connection) throws(StoreError) {
+        try stopEscalation(incident, on: c)
         try followUp(incident, on: c) { sender, n in sender.acknowledgeRequest(for: n, by: by) }
     }
 
-    /// Closed on the hub: each enabled following channel that was alerted
-    /// for the incident and was not queued its `monitor_up` (the monitor was
-    /// paused or recovered during maintenance, a degraded incident became a
-    /// down one, a certificate was renewed, or the channel does not take
-    /// `monitor_up`) gets one row resolving the alert; without it the alert
-    /// would stay open on the service for good.
+    /// Closed on the hub: its escalation stops, and each enabled following
+    /// channel that was alerted for the incident and was not queued its
+    /// `monitor_up` (the monitor was paused or recovered during maintenance,
+    /// a degraded incident became a down one, a certificate was renewed, or
+    /// the channel does not take `monitor_up`) gets one row resolving the
+    /// alert; without it the alert would stay open on the service for good.
     public func incidentClosed(_ incident: IncidentRecord, reason: String, on c: Connection) throws(StoreError) {
+        try stopEscalation(incident, on: c)
         try followUp(incident, on: c, unless: [EventKind.monitorUp.rawValue]) { sender, n in
             sender.resolveRequest(for: n, reason: reason)
         }

@@ -42,7 +42,11 @@ public final class Notifier: EventSink {
         // maintenance keeps quiet too (the feed lists them as silenced).
         let (title, body) = PushMessages.texts(template)
         try Events.describe(c, id: event.id, priority: Int64(template.priority), title: title, body: body)
-        let targets = Routing.channels(for: kind, monitorID: event.monitorID, suppressed: event.suppressed, among: current)
+        let routed = Routing.channels(for: kind, monitorID: event.monitorID, suppressed: event.suppressed, among: current)
+        // Escalation starts with the alert (even a suppressed one: step 1
+        // then waits for the maintenance window to end) and widens
+        // `monitor_up` to every channel it alerted.
+        let targets = try withEscalation(routed, for: event, kind: kind, on: c)
         if targets.isEmpty { return }
         template.hubID = try hubID(c)
         var queued = 0

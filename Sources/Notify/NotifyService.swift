@@ -5,9 +5,10 @@ import Store
 import Synchronization
 
 /// The alerting runtime: the channel cache (the recorder's `EventSink`), the
-/// delivery worker, the reminder job (which also prunes the outbox), and the
-/// channel operations the API needs. Every channel write reloads the cache
-/// in its transaction, so routing and reminders always see the stored channels.
+/// delivery worker, the reminder job (which also prunes the outbox), the
+/// escalation job, and the channel and policy operations the API needs.
+/// Every channel write reloads the cache in its transaction, so routing,
+/// reminders and escalation always see the stored channels.
 public final class NotifyService: Sendable {
     public let database: Database
     public let notifier: Notifier
@@ -24,6 +25,8 @@ public final class NotifyService: Sendable {
     public var quietHours: QuietHoursService { push.quietHours }
     let quiet: @Sendable (_ monitorID: Int64, _ at: Int64) -> Bool
     let reminders: ReminderJob
+    /// Escalation steps after the first, on every hub (claimed per step).
+    let escalation: EscalationJob
     /// The hubs sharing the database (alone on SQLite).
     let cluster: HubCluster
 
@@ -64,6 +67,7 @@ public final class NotifyService: Sendable {
                                 })
         reminders = ReminderJob(database: database, notifier: notifier, outboxRetentionDays: outboxRetentionDays,
                                 wake: wake, quiet: quiet, leads: { cluster.isLeader })
+        escalation = EscalationJob(database: database, notifier: notifier, wake: wake, quiet: quiet)
     }
 
     /// Loads the channels (call before monitoring starts) and starts delivering.
@@ -78,6 +82,7 @@ public final class NotifyService: Sendable {
         if released > 0 { Log.shared.info("notifications interrupted by a restart are sent again", ["rows": "\(released)"]) }
         worker.start()
         reminders.start()
+        escalation.start()
     }
 
     func isQuiet(_ monitorID: Int64, at: Int64) -> Bool { quiet(monitorID, at) }
@@ -104,6 +109,7 @@ public final class NotifyService: Sendable {
     }
 
     public func stop() {
+        escalation.stop()
         reminders.stop()
         push.stop()
         worker.stop()
@@ -132,8 +138,16 @@ public final class NotifyService: Sendable {
         }
     }
 
+    /// Refused (`409 channel_in_use`) while an escalation policy names the
+    /// channel: a step must not silently lose whom it pages.
     public func delete(_ id: Int64) throws -> Bool {
         try database.write { c in
+            let naming = try EscalationPolicies.naming(c, channelID: id)
+            if !naming.isEmpty {
+                throw NotifyError.conflict(code: "channel_in_use", message: "Channel \(id) is a step of escalation policy "
+                                           + naming.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                                           + "; remove it from the policy first.")
+            }
             let gone = try Channels.delete(c, id: id)
             try notifier.reload(c)
             return gone

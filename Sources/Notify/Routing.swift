@@ -15,10 +15,21 @@ public enum Routing {
         n.kind == .test || Int64(n.priority) >= c.minPriority
     }
 
+    /// Whether the channel routes the event itself: it takes it (`admits`)
+    /// and subscribes to it (`events`, `monitor_ids`).
     public static func matches(_ c: Channel, kind: EventKind, monitorID: Int64?) -> Bool {
-        guard c.enabled, c.events.contains(kind) else { return false }
+        guard admits(c, kind: kind, monitorID: monitorID), c.events.contains(kind) else { return false }
         if c.monitorIDs.isEmpty { return true }
         guard let monitorID else { return false }
         return c.monitorIDs.contains(monitorID)
+    }
+
+    /// Whether the channel takes a notification at all, subscribed or not:
+    /// the one per-channel filter that every delivery passes, alerts,
+    /// reminders and escalation steps alike (an escalation step reaches its
+    /// channels whatever their `events` and `monitor_ids` say, SPEC §10,
+    /// but never a disabled channel). Today that is `enabled`.
+    public static func admits(_ c: Channel, kind: EventKind, monitorID: Int64?) -> Bool {
+        c.enabled
     }
 }

@@ -94,6 +94,16 @@ public enum Incidents {
         try c.queryOne(SQL.find, [.integer(id)]).map { r throws(StoreError) in try IncidentRecord(row: r) }
     }
 
+    /// The incident, its row locked until the transaction ends (PostgreSQL):
+    /// an escalation step and an acknowledgement or close of the same
+    /// incident take turns, so a step is either written before them or sees
+    /// them. `skipLocked`: nil at once when another transaction holds the
+    /// row (the caller tries again later) instead of waiting.
+    public static func findForUpdate(_ c: Connection, id: Int64, skipLocked: Bool = false) throws(StoreError) -> IncidentRecord? {
+        try c.queryOne(SQL.find + (skipLocked ? c.forUpdateSkipLocked : c.forUpdate), [.integer(id)])
+            .map { r throws(StoreError) in try IncidentRecord(row: r) }
+    }
+
     /// Newest first; `beforeID` pages backwards.
     public static func list(_ c: Connection, status: String?, monitorID: Int64?, beforeID: Int64?,
                             limit: Int) throws(StoreError) -> [IncidentRecord] {

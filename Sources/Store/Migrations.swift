@@ -29,6 +29,7 @@ public enum Migrations {
         Schema0014.migration,
         Schema0015.migration,
         Schema0016.migration,
+        Schema0017.migration,
         Schema0018.migration,
     ]
 

@@ -18,6 +18,8 @@ public struct MonitorRecord: Sendable, Equatable {
     /// The monitor's own 0–10 alert priority (SPEC §10); nil = the defaults
     /// per event.
     public var priority: Int64?
+    /// The escalation policy its `down` incidents follow (SPEC §10).
+    public var escalationPolicyID: Int64?
     /// Type-specific settings; Monitoring validates them per type.
     public var settings = JSONObject()
     public var pingKey: String?
@@ -58,6 +60,7 @@ public struct MonitorRecord: Sendable, Equatable {
         degradedAfterMs = try r.optionalInt("degraded_after_ms")
         certExpiryDays = try r.optionalInt("cert_expiry_days")
         priority = try r.optionalInt("priority")
+        escalationPolicyID = try r.optionalInt("escalation_policy_id")
         settings = try r.jsonObject("settings", table: "monitors")
         pingKey = try r.optionalText("ping_key")
         status = try r.text("status")
@@ -94,8 +97,9 @@ public enum Monitors {
     enum SQL {
         static let insert = """
             INSERT INTO monitors (name, type, target, interval, timeout, retries, paused, locations, confirm_locations,
-                degraded_after_ms, cert_expiry_days, settings, ping_key, status, status_since, state, created_at, updated_at, priority)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
+                degraded_after_ms, cert_expiry_days, settings, ping_key, status, status_since, state, created_at, updated_at, priority,
+                escalation_policy_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
             """
         static let find = "SELECT * FROM monitors WHERE id = ?"
         static let findByPingKey = "SELECT * FROM monitors WHERE ping_key = ?"
@@ -108,7 +112,8 @@ public enum Monitors {
         static let all = "SELECT * FROM monitors ORDER BY id"
         static let updateConfig = """
             UPDATE monitors SET name = ?, target = ?, interval = ?, timeout = ?, retries = ?, locations = ?,
-                confirm_locations = ?, degraded_after_ms = ?, cert_expiry_days = ?, settings = ?, updated_at = ?, priority = ?
+                confirm_locations = ?, degraded_after_ms = ?, cert_expiry_days = ?, settings = ?, updated_at = ?, priority = ?,
+                escalation_policy_id = ?
             WHERE id = ? RETURNING *
             """
         static let updateState = """
@@ -130,6 +135,7 @@ public enum Monitors {
             .integer(m.retries), SQLValue(m.paused), .json(m.locations), .integer(m.confirmLocations),
             SQLValue(m.degradedAfterMs), SQLValue(m.certExpiryDays), .json(m.settings), SQLValue(m.pingKey),
             .text(m.status), .integer(now), .text(m.state), .integer(now), .integer(now), SQLValue(m.priority),
+            SQLValue(m.escalationPolicyID),
         ]) else { throw StoreError.misuse("INSERT … RETURNING gave no row") }
         return try MonitorRecord(row: row)
     }
@@ -201,7 +207,7 @@ public enum Monitors {
         try c.queryOne(SQL.updateConfig, [
             .text(m.name), SQLValue(m.target), .integer(m.interval), .integer(m.timeout), .integer(m.retries),
             .json(m.locations), .integer(m.confirmLocations), SQLValue(m.degradedAfterMs), SQLValue(m.certExpiryDays),
-            .json(m.settings), .integer(now), SQLValue(m.priority), .integer(m.id),
+            .json(m.settings), .integer(now), SQLValue(m.priority), SQLValue(m.escalationPolicyID), .integer(m.id),
         ]).map { r throws(StoreError) in try MonitorRecord(row: r) }
     }
 

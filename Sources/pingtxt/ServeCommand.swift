@@ -80,6 +80,9 @@ enum ServeCommand {
             monitoring.clusterTick(changed: changed)
             notify.clusterTick(changed: changed)
         }
+        // Loaded before alerting starts: the escalation job's first pass
+        // (within a second) must already know which monitors are quiet.
+        try calendar.reload()
         try notify.start()
         try monitoring.start()
         // After the start: its first event (listening) re-reads whatever

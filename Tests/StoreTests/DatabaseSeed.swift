@@ -21,7 +21,7 @@ enum DatabaseSeed {
     static let expectedRows: [String: Int] = [
         "users": 2, "api_tokens": 2, "monitors": 3, "check_results": checkResults, "result_rollups": rollups,
         "incidents": 2, "incident_timeline": 3, "events": 4, "heartbeat_pings": 2, "heartbeat_state": 1,
-        "channels": 2, "outbox": 3, "meta": 1, "quiet_hours": 1,
+        "channels": 2, "outbox": 3, "meta": 1, "quiet_hours": 1, "escalation_policies": 1, "incident_escalations": 1,
     ]
 
     static func fill(_ db: Database) throws -> IDs {
@@ -93,6 +93,15 @@ enum DatabaseSeed {
                 ids.maxOutbox = try Outbox.insert(c, OutboxRecord(channelID: ops.id, eventID: event, kind: "alert", payload: "{}",
                                                                   nextAttemptAt: 18), now: 18) { id in "{\"id\":\(id),\"text\":\"Störung\"}" }
             }
+            // A monitor naming a policy: the copy must bring policies before monitors.
+            let policy = try EscalationPolicies.insert(c, EscalationPolicyRecord(name: "Nachts ✓", repeatCount: 2, steps: [
+                EscalationStepRecord(channelIDs: [ops.id], delayMinutes: 5),
+            ]), now: 19)
+            var uses = try Monitors.find(c, id: m1.id)!
+            uses.escalationPolicyID = policy.id
+            _ = try Monitors.updateConfig(c, uses, now: 19)
+            try Escalations.start(c, EscalationStateRecord(incidentID: down.id, policyID: policy.id, eventID: events[0], step: 1,
+                                                            nextAt: 310, alerted: [ops.id]), now: 19)
             try Meta.set(c, "hub_id", "7f3a")
             return ids
         }

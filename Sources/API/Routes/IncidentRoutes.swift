@@ -2,12 +2,14 @@ import Auth
 import Core
 import HTTP
 import Monitoring
+import Notify
 import Store
 
-/// `/api/incidents` (SPEC §5).
+/// `/api/incidents` (SPEC §5), each with its `escalation` (SPEC §10).
 struct IncidentRoutes {
     let access: Access
     let monitoring: MonitoringService
+    let notify: NotifyService
 
     func register(_ r: inout RouteTable) {
         r.get("/api/incidents", access.rule(.read, list))
@@ -29,19 +31,26 @@ struct IncidentRoutes {
             monitorID = id
         }
         let rows = try monitoring.incidents(status: status, monitorID: monitorID, beforeID: page.afterID, limit: page.fetchLimit)
-        return page.response(rows, id: \.id) { MonitoringRepresentation.incident($0, timeline: nil) }
+        return try page.response(rows, id: \.id) { items in
+            let escalation = try notify.escalationStatus(of: items)
+            return items.map { MonitoringRepresentation.incident($0, timeline: nil, escalation: escalation[$0.id]) }
+        }
     }
 
     func show(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let id = try req.intParameter("id")
+        return try render(id)
+    }
+
+    func render(_ id: Int64) throws -> HTTPResponse {
         let (incident, timeline) = try monitoring.incident(id)
-        return .json(MonitoringRepresentation.incident(incident, timeline: timeline))
+        let escalation = try notify.escalationStatus(of: [incident])[incident.id]
+        return .json(MonitoringRepresentation.incident(incident, timeline: timeline, escalation: escalation))
     }
 
     func acknowledge(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         _ = try monitoring.acknowledge(incidentID: id, by: p.user.email, userID: p.user.id)
-        let (incident, timeline) = try monitoring.incident(id)
-        return .json(MonitoringRepresentation.incident(incident, timeline: timeline))
+        return try render(id)
     }
 }

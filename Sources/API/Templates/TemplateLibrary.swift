@@ -18,6 +18,7 @@ enum TemplateLibrary {
         ("monitor.html", WebAssets.monitor_html),
         ("incidents.html", WebAssets.incidents_html),
         ("maintenance.html", WebAssets.maintenance_html),
+        ("escalation.html", WebAssets.escalation_html),
         ("status_layout.html", WebAssets.status_layout_html),
         ("status_page.html", WebAssets.status_page_html),
         ("status_missing.html", WebAssets.status_missing_html),

@@ -15,6 +15,7 @@ struct AdminPage {
         NavItem(href: "/incidents", label: "Incidents", adminOnly: false),
         NavItem(href: "/maintenance", label: "Maintenance", adminOnly: false),
         NavItem(href: "/notify", label: "Notify", adminOnly: false),
+        NavItem(href: "/escalation", label: "Escalation", adminOnly: false),
         NavItem(href: "/status-pages", label: "Status pages", adminOnly: false),
         NavItem(href: "/settings", label: "Settings", adminOnly: false),
         NavItem(href: "/users", label: "Users", adminOnly: true),

@@ -1,6 +1,7 @@
 import Core
 import HTTP
 import Monitoring
+import Notify
 import Store
 
 /// The monitors' pages (docs/web.md): the dashboard `/`, the new-monitor
@@ -10,6 +11,8 @@ import Store
 struct MonitorPages {
     let web: WebLayer
     let monitoring: MonitoringService
+    /// The escalation policies the form offers.
+    let notify: NotifyService
 
     /// Results drawn in each dashboard sparkline.
     static let sparkResults = 30
@@ -27,6 +30,7 @@ struct MonitorPages {
         r.post("/monitors/{id}/resume", web.signedInForm(page: "/", rule: .write, resume))
         r.post("/monitors/{id}/delete", web.signedInForm(page: "/", rule: .write, delete))
         r.post("/monitors/{id}/priority", web.signedInForm(page: "/", rule: .write, setPriority))
+        r.post("/monitors/{id}/escalation-policy", web.signedInForm(page: "/", rule: .write, setPolicy))
     }
 
     // MARK: dashboard
@@ -55,8 +59,8 @@ struct MonitorPages {
 
     /// The form's fields as typed, kept when the form comes back with an error.
     struct MonitorForm {
-        static let fields = ["name", "type", "target", "interval", "timeout", "retries", "priority"]
-        static let numbers = ["interval", "timeout", "retries", "priority"]
+        static let fields = ["name", "type", "target", "interval", "timeout", "retries", "priority", "escalation_policy_id"]
+        static let numbers = ["interval", "timeout", "retries", "priority", "escalation_policy_id"]
         static let types = ["http", "tcp", "dns", "tls", "heartbeat"]
         var values: [String: String] = ["type": "http", "interval": "60", "timeout": "10", "retries": "1"]
 
@@ -83,11 +87,12 @@ struct MonitorPages {
             return .object(o)
         }
 
-        func context(error: JSONFieldError?) -> [String: TemplateValue] {
+        func context(error: JSONFieldError?, policies: [EscalationPolicyRecord]) -> [String: TemplateValue] {
             var ctx: [String: TemplateValue] = [:]
             for f in Self.fields { ctx[f] = .string(values[f] ?? "") }
             ctx["types"] = .list(Self.types.map { ["value": .string($0), "selected": .bool($0 == values["type"])] })
             ctx["priorities"] = MonitorPages.priorityOptions(selected: values["priority"] ?? "")
+            ctx["policies"] = MonitorPages.policyOptions(policies, selected: values["escalation_policy_id"].flatMap { Int64($0) })
             if let error {
                 ctx["error"] = .string(error.message)
                 ctx["error_field"] = .string(error.field)
@@ -99,12 +104,18 @@ struct MonitorPages {
     }
 
     func newForm(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
-        formPage(s, MonitorForm(), error: nil)
+        try formPage(s, MonitorForm(), error: nil)
     }
 
-    func formPage(_ s: SignedIn, _ form: MonitorForm, error: JSONFieldError?) -> HTTPResponse {
-        web.adminPage(s, title: "New monitor", current: "/", template: "monitor_new.html", fields: form.context(error: error),
-                      status: error == nil ? 200 : 400)
+    func formPage(_ s: SignedIn, _ form: MonitorForm, error: JSONFieldError?) throws -> HTTPResponse {
+        web.adminPage(s, title: "New monitor", current: "/", template: "monitor_new.html",
+                      fields: form.context(error: error, policies: try notify.policies()), status: error == nil ? 200 : 400)
+    }
+
+    /// The escalation policy select: "None" first, then every policy.
+    static func policyOptions(_ policies: [EscalationPolicyRecord], selected: Int64?) -> TemplateValue {
+        .list([["id": .string(""), "name": .string("None"), "selected": .bool(selected == nil)]]
+              + policies.map { ["id": .int($0.id), "name": .string($0.name), "selected": .bool($0.id == selected)] })
     }
 
     func create(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
@@ -113,9 +124,15 @@ struct MonitorPages {
         do {
             config = try MonitorValidator.create(try JSONFields(form.json))
         } catch {
-            return formPage(s, form, error: error)
+            return try formPage(s, form, error: error)
         }
-        let record = try monitoring.create(config)
+        let record: MonitorRecord
+        do {
+            record = try monitoring.create(config)
+        } catch let error as JSONFieldError {
+            // A policy deleted while the form was open.
+            return try formPage(s, form, error: error)
+        }
         return web.redirect("/monitors/\(record.id)?flash=created")
     }
 
@@ -152,6 +169,8 @@ struct MonitorPages {
             "results": .list(results), "incidents": .list(incidentItems),
             "priority": .string(record.priority.map { String($0) } ?? "default"),
             "priorities": Self.priorityOptions(selected: record.priority.map { String($0) } ?? ""),
+            "policies": Self.policyOptions(try notify.policies(), selected: record.escalationPolicyID),
+            "policy_name": .optional(record.escalationPolicyID.flatMap { try? notify.policy($0).name }),
         ]
         return web.adminPage(s, title: record.name, current: "/", template: "monitor.html", fields: context, flash: Flash.message(req))
     }
@@ -184,6 +203,17 @@ struct MonitorPages {
         let id = try req.intParameter("id")
         _ = try monitoring.checkNow(id: id)
         return web.redirect("/monitors/\(id)?flash=checked")
+    }
+
+    /// Sets or clears the monitor's escalation policy (the API's PATCH of
+    /// `escalation_policy_id`, validated the same way).
+    func setPolicy(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
+        let id = try req.intParameter("id")
+        let chosen = s.form.trimmed("escalation_policy_id")
+        let value: JSON = chosen.isEmpty ? .null : (Int64(chosen).map { .int($0) } ?? .string(chosen))
+        let config = try MonitorValidator.patch(try monitoring.config(id), with: try JSONFields(["escalation_policy_id": value]))
+        _ = try monitoring.update(id: id, config)
+        return web.redirect("/monitors/\(id)?flash=policy-set")
     }
 
     func pause(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {

@@ -48,7 +48,13 @@ struct NotifyPage {
 
     func delete(_ req: HTTPRequest, _ ctx: SignedIn) throws -> HTTPResponse {
         let id = try req.intParameter("id")
-        guard try notify.delete(id) else { throw HTTPError.notFound("No channel with id \(id).") }
+        do {
+            guard try notify.delete(id) else { throw HTTPError.notFound("No channel with id \(id).") }
+        } catch {
+            // A step of an escalation policy: the page again, saying which.
+            guard let e = WebLayer.formError(error), e.status == 409 else { throw error }
+            return try render(ctx, error: e.message, status: e.status)
+        }
         return web.redirect("/notify?flash=deleted")
     }
 

@@ -2,6 +2,7 @@ import Auth
 import Core
 import HTTP
 import Monitoring
+import Notify
 
 /// What a signed-in page's handler gets: the session, the principal it acts
 /// as (the same one the API would build for the session cookie, so pages
@@ -88,6 +89,7 @@ extension WebLayer {
         case let x as AuthError: e = APIErrors.http(x)
         case let x as JSONFieldError: e = APIErrors.http(x)
         case let x as MonitoringError: e = APIErrors.http(x)
+        case let x as NotifyError: e = APIErrors.http(x)
         default: return nil
         }
         return (400..<500).contains(e.status) && e.status != 401 && e.status != 429 ? e : nil

@@ -23,6 +23,7 @@ enum Flash {
         "priority-saved": "Alert priority saved.",
         "confirm-delete": "Nothing was deleted: tick the box to confirm that the monitor and its history go.",
         "acknowledged": "Incident acknowledged.",
+        "policy-set": "Escalation policy saved.",
         "scheduled": "Maintenance window scheduled.",
         "window-deleted": "Maintenance window deleted.",
     ]

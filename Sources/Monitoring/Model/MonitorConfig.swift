@@ -57,6 +57,8 @@ public struct MonitorConfig: Sendable, Equatable {
     public var certExpiryDays: Int64?
     /// 0–10 for this monitor's alerts (SPEC §10); nil = the defaults per event.
     public var priority: Int64?
+    /// The escalation policy its `down` incidents follow (SPEC §10); nil = none.
+    public var escalationPolicyID: Int64?
     public var http: HTTPSettings?
     public var dns: DNSSettings?
     public var heartbeat: HeartbeatSettings?
@@ -108,6 +110,7 @@ public struct MonitorConfig: Sendable, Equatable {
             ("locations", .array(locations.map { .string($0) })), ("confirm_locations", .int(confirmLocations)),
             ("degraded_after_ms", .from(degradedAfterMs)), ("cert_expiry_days", .from(certExpiryDays)),
             ("priority", .from(priority)),
+            ("escalation_policy_id", .from(escalationPolicyID)),
         ])
         for (k, v) in settingsJSON().entries { o[k] = v }
         return .object(o)

@@ -20,6 +20,7 @@ extension MonitorConfig {
         degradedAfterMs = r.degradedAfterMs
         certExpiryDays = r.certExpiryDays
         priority = r.priority
+        escalationPolicyID = r.escalationPolicyID
         let settings = try JSONFields(.object(r.settings))
         switch type {
         case .http: http = try MonitorValidator.parseHTTP(try settings.nested("http"))
@@ -43,6 +44,7 @@ extension MonitorConfig {
         r.degradedAfterMs = degradedAfterMs
         r.certExpiryDays = certExpiryDays
         r.priority = priority
+        r.escalationPolicyID = escalationPolicyID
         r.settings = settingsJSON()
     }
 

@@ -69,6 +69,12 @@ public enum MonitorValidator {
         m.certExpiryDays = try b.int("cert_expiry_days", in: 1...365) ?? (m.tracksCertificate && !b.has("cert_expiry_days") ? 14 : nil)
         // The notifier resolves it per event (Notify's AlertPriority); null = the defaults.
         m.priority = try b.int("priority", in: 0...10)
+        // Whether the policy exists is checked where the monitor is written
+        // (`MonitoringService`), in the same transaction.
+        m.escalationPolicyID = try b.int("escalation_policy_id")
+        if let id = m.escalationPolicyID, id < 1 {
+            throw JSONFieldError(field: "escalation_policy_id", message: "escalation_policy_id must be an escalation policy id, or null.")
+        }
 
         try refuse(b, "http", unless: type == .http)
         try refuse(b, "dns", unless: type == .dns)

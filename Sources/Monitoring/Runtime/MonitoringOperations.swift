@@ -22,6 +22,7 @@ extension MonitoringService {
         }
         let wake = self.wake
         let stored = try database.write { c in
+            try Self.checkPolicy(config, on: c)
             let stored = try Monitors.insert(c, record, now: Time.now())
             try wake.send(c, .monitors)
             return stored
@@ -39,6 +40,7 @@ extension MonitoringService {
         config.write(into: &record)
         let wake = self.wake
         guard let stored = try database.write({ c -> MonitorRecord? in
+            try Self.checkPolicy(config, on: c)
             guard let stored = try Monitors.updateConfig(c, record, now: Time.now()) else { return nil }
             try wake.send(c, .monitors)
             return stored
@@ -53,6 +55,16 @@ extension MonitoringService {
         }
         activate(id, config)
         return stored
+    }
+
+    /// The escalation policy a monitor names must exist (`400` naming the
+    /// field); checked in the transaction that writes the monitor, where the
+    /// foreign key would otherwise refuse it with a less helpful error.
+    static func checkPolicy(_ config: MonitorConfig, on c: Connection) throws {
+        guard let id = config.escalationPolicyID else { return }
+        if try EscalationPolicies.find(c, id: id) == nil {
+            throw JSONFieldError(field: "escalation_policy_id", message: "No escalation policy with id \(id).")
+        }
     }
 
     public func delete(id: Int64) throws {
