@@ -18,6 +18,26 @@ import Glibc
         Array(repeating: .success, count: 10) + [.failure(exitCode: 3)] + Array(repeating: .success, count: 5)
         + [.failure(exitCode: nil), .failure(exitCode: 2)] + Array(repeating: .success, count: 3) + [.start, .success]
 
+    /// A started service on a fresh database, stopped and removed on deinit.
+    final class Hub {
+        let dir: String
+        let db: Database
+        let service: MonitoringService
+        init(_ engine: TestEngine) throws {
+            var template = Array("/tmp/pingtxt-pings-XXXXXX".utf8CString)
+            dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+            db = try engine.open(in: dir, readers: 2)
+            service = MonitoringService(database: db, settings: MonitoringSettings())
+            try service.start()
+        }
+        deinit {
+            service.stop()
+            db.close()
+            for f in ["hub.db", "hub.db-wal", "hub.db-shm"] { unlink("\(dir)/\(f)") }
+            rmdir(dir)
+        }
+    }
+
     struct Outcome: Equatable {
         var pings: [String]
         var results: [String]
@@ -28,17 +48,9 @@ import Glibc
     }
 
     private func run(_ engine: TestEngine, grouped: Bool) throws -> Outcome {
-        var template = Array("/tmp/pingtxt-pings-XXXXXX".utf8CString)
-        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        defer {
-            for f in ["hub.db", "hub.db-wal", "hub.db-shm"] { unlink("\(dir)/\(f)") }
-            rmdir(dir)
-        }
-        let db = try engine.open(in: dir, readers: 2)
-        defer { db.close() }
-        let service = MonitoringService(database: db, settings: MonitoringSettings())
-        try service.start()
-        defer { service.stop() }
+        let hub = try Hub(engine)
+        defer { withExtendedLifetime(hub) {} }
+        let (db, service) = (hub.db, hub.service)
         var config = MonitorConfig(name: "backup", type: .heartbeat, target: nil)
         config.retries = 0
         config.heartbeat = .period(seconds: 3600, grace: 3600)
@@ -100,17 +112,9 @@ import Glibc
     /// the same time): whatever order they are applied in, the stored
     /// results, in id order, must tell the incidents' story exactly.
     @Test(arguments: TestEngine.all) func concurrentGroupsStayConsistent(engine: TestEngine) throws {
-        var template = Array("/tmp/pingtxt-pings-XXXXXX".utf8CString)
-        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-        defer {
-            for f in ["hub.db", "hub.db-wal", "hub.db-shm"] { unlink("\(dir)/\(f)") }
-            rmdir(dir)
-        }
-        let db = try engine.open(in: dir, readers: 2)
-        defer { db.close() }
-        let service = MonitoringService(database: db, settings: MonitoringSettings())
-        try service.start()
-        defer { service.stop() }
+        let hub = try Hub(engine)
+        defer { withExtendedLifetime(hub) {} }
+        let (db, service) = (hub.db, hub.service)
         var config = MonitorConfig(name: "jobs", type: .heartbeat, target: nil)
         config.retries = 0
         config.heartbeat = .period(seconds: 3600, grace: 3600)
