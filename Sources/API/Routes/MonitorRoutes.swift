@@ -12,6 +12,7 @@ struct MonitorRoutes {
     func register(_ r: inout RouteTable) {
         r.get("/api/monitors", access.rule(.read, list))
         r.post("/api/monitors", access.rule(.write, create))
+        r.post("/api/monitors/bulk", access.rule(.write, bulk))
         r.get("/api/monitors/{id}", access.rule(.read, show))
         r.patch("/api/monitors/{id}", access.rule(.write, update))
         r.delete("/api/monitors/{id}", access.rule(.write, delete))
@@ -73,6 +74,12 @@ struct MonitorRoutes {
     func create(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let config = try MonitorValidator.create(try req.jsonFields())
         return .json(try render(try monitoring.create(config)), status: 201)
+    }
+
+    func bulk(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
+        let request = try BulkRequest.parse(try req.jsonFields())
+        let affected = try monitoring.bulk(request, by: p.user.email)
+        return .json(["affected": .array(affected.map { .int($0) })])
     }
 
     func show(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
