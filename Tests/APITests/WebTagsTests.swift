@@ -1,0 +1,36 @@
+import Core
+import Testing
+import TestSupport
+
+/// Tags on the web pages (docs/web.md): the new-monitor form's field and
+/// the dashboard's tag links and filter.
+@Suite struct WebTagsTests {
+    @Test func formTakesTagsAndDashboardFiltersByThem() throws {
+        let target = try SwitchableHTTPTarget()
+        let hub = try HubProcess()
+        let browser = Browser(hub)
+        #expect(try browser.login().status == 303)
+        let csrf = try browser.sessionCSRF()
+        #expect(try browser.get("/monitors/new").text.contains("<label for=\"tags\">"))
+
+        func create(_ name: String, _ tags: String) throws -> WireResponse {
+            try browser.post("/monitors", form: [("csrf_token", csrf), ("name", name), ("type", "http"), ("target", target.healthURL),
+                                                 ("tags", tags), ("interval", "3600"), ("timeout", "5"), ("retries", "0")])
+        }
+        let bad = try create("Bad", "ok, no/slash")
+        #expect(bad.status == 400)
+        #expect(bad.text.contains("tags[1]:") && bad.text.contains("value=\"ok, no/slash\""))
+        #expect(bad.text.contains("name=\"tags\" type=\"text\" value=\"ok, no/slash\" aria-describedby=\"tags-hint\" aria-invalid=\"true\""))
+        #expect(try create("Shop", "Prod, eu").status == 303)
+        #expect(try create("Blog", "prod").status == 303)
+
+        let all = try browser.get("/")
+        #expect(all.text.contains("Shop") && all.text.contains("Blog"))
+        #expect(all.text.contains("<a class=\"tag\" href=\"/?tag=eu\">eu</a>"))
+        #expect(all.text.contains("<a class=\"tag\" href=\"/?tag=prod\">prod</a> <span class=\"muted\">2</span>"))
+        let eu = try browser.get("/?tag=EU&tag=prod")
+        #expect(eu.status == 200)
+        #expect(eu.text.contains(">Shop</a>") && !eu.text.contains(">Blog</a>"))
+        #expect(eu.text.contains("<a href=\"/\">all monitors</a>"))
+    }
+}
