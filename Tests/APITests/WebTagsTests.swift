@@ -32,5 +32,26 @@ import TestSupport
         #expect(eu.status == 200)
         #expect(eu.text.contains(">Shop</a>") && !eu.text.contains(">Blog</a>"))
         #expect(eu.text.contains("<a href=\"/\">all monitors</a>"))
+
+        // The maintenance and status-page forms take tags too.
+        let now = Time.now()
+        let window = try browser.post("/maintenance", form: [
+            ("csrf_token", csrf), ("title", "eu upgrade"), ("tags", "EU"),
+            ("starts_at", WebMonitorPagesTests.localInput(now - 60)), ("ends_at", WebMonitorPagesTests.localInput(now + 3600)),
+        ])
+        #expect(window.status == 303)
+        let maintenance = try browser.get("/maintenance")
+        #expect(maintenance.text.contains("<td data-label=\"Monitors\">tag eu</td>"))
+        let badWindow = try browser.post("/maintenance", form: [
+            ("csrf_token", csrf), ("title", "x"), ("tags", "a/b"),
+            ("starts_at", WebMonitorPagesTests.localInput(now)), ("ends_at", WebMonitorPagesTests.localInput(now + 60)),
+        ])
+        #expect(badWindow.status == 400 && badWindow.text.contains("tags[0]:"))
+        #expect(badWindow.text.contains("name=\"tags\" type=\"text\" value=\"a/b\" aria-describedby=\"monitor-hint\" aria-invalid=\"true\""))
+        let page = try browser.post("/status-pages", form: [("csrf_token", csrf), ("title", "Prod"), ("slug", "prod"), ("tags", "prod")])
+        #expect(page.status == 303)
+        #expect(try browser.get("/status-pages").text.contains("0 + tags prod"))
+        let doc = try hub.call("GET", "/status/prod.json").json()
+        #expect(doc["monitors"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["Shop", "Blog"])
     }
 }
