@@ -9,9 +9,9 @@ import TestSupport
         try expectJSON(try hub.call("GET", "/api/monitors" + query))["items"]?.arrayValue?.compactMap { $0["id"]?.intValue } ?? []
     }
 
-    @Test func tagsAreNormalizedAndFilterByEveryGivenTag() throws {
+    @Test(arguments: TestEngine.all) func tagsAreNormalizedAndFilterByEveryGivenTag(engine: TestEngine) throws {
         let target = try SwitchableHTTPTarget()
-        let hub = try MonitoringHub()
+        let hub = try MonitoringHub(engine: engine)
         let a = try hub.create(httpMonitor("a", target.healthURL, [("tags", ["Prod", "EU", "prod"])]))
         #expect(a["tags"] == ["eu", "prod"], "lowercase, sorted, each once")
         let aID = try #require(a["id"]?.intValue)
@@ -39,9 +39,9 @@ import TestSupport
                     400, "validation_failed", field: "tags[0]")
     }
 
-    @Test func bulkActionsByIDsAndByTag() throws {
+    @Test(arguments: TestEngine.all) func bulkActionsByIDsAndByTag(engine: TestEngine) throws {
         let target = try SwitchableHTTPTarget()
-        let hub = try MonitoringHub()
+        let hub = try MonitoringHub(engine: engine)
         let a = try hub.createChecked(httpMonitor("a", target.healthURL, [("tags", ["web"])])).id
         let b = try hub.createChecked(httpMonitor("b", target.healthURL, [("tags", ["WEB", "eu"])])).id
         let c = try hub.createChecked(httpMonitor("c", target.healthURL)).id
@@ -70,6 +70,10 @@ import TestSupport
         #expect(try hub.monitor(c)["in_maintenance"] == .bool(true))
 
         // Refusals change nothing.
+        let read = try hub.hub.token(scope: "read", name: "viewer")
+        expectError(try hub.hub.call("POST", "/api/monitors/bulk", token: read, json: ["action": "delete", "tag": "web"]),
+                    403, "insufficient_scope")
+        #expect(try hub.hub.call("GET", "/api/monitors?tag=web", token: read).status == 200)
         expectError(try hub.call("POST", "/api/monitors/bulk", json: ["action": "delete", "ids": [.int(a), 999_999]]),
                     400, "validation_failed", field: "ids")
         #expect(try hub.call("GET", "/api/monitors/\(a)").status == 200, "all or nothing")
@@ -89,10 +93,10 @@ import TestSupport
         #expect(try ids(hub, "") == [])
     }
 
-    @Test func aWindowByTagSilencesAMonitorTaggedLater() throws {
+    @Test(arguments: TestEngine.all) func aWindowByTagSilencesAMonitorTaggedLater(engine: TestEngine) throws {
         let target = try SwitchableHTTPTarget()
         let other = try SwitchableHTTPTarget()
-        let hub = try MonitoringHub()
+        let hub = try MonitoringHub(engine: engine)
         let (id, _) = try hub.createChecked(httpMonitor("db", target.healthURL))
         let outside = try hub.createChecked(httpMonitor("web", other.healthURL)).id
         let now = Time.now()
@@ -120,9 +124,9 @@ import TestSupport
         ]), 400, "validation_failed", field: "tags[0]")
     }
 
-    @Test func aStatusPageByTagListsTaggedMonitors() throws {
+    @Test(arguments: TestEngine.all) func aStatusPageByTagListsTaggedMonitors(engine: TestEngine) throws {
         let target = try SwitchableHTTPTarget()
-        let hub = try MonitoringHub()
+        let hub = try MonitoringHub(engine: engine)
         let api = try hub.createChecked(httpMonitor("Public API", target.healthURL)).id
         _ = try hub.createChecked(httpMonitor("Website", target.healthURL, [("tags", ["public"])]))
         _ = try hub.createChecked(httpMonitor("Secret billing DB", target.healthURL, [("tags", ["internal"])]))
