@@ -67,7 +67,9 @@ extension MonitoringService {
         let ids: [Int64]
         switch request.target {
         case .ids(let given):
-            let missing = given.filter { registry.get($0) == nil }
+            // The database, not this hub's registry: a monitor just created
+            // through another hub is known there a beat before it is here.
+            let missing = try database.read { c in try given.filter { try Monitors.status(c, id: $0) == nil } }
             if !missing.isEmpty {
                 throw JSONFieldError(field: "ids", message: "No monitor with id " + missing.map(String.init).joined(separator: ", ") + ".")
             }
