@@ -82,7 +82,7 @@ enum MonitoringRepresentation {
     static func maintenance(_ w: MaintenanceRecord, now: Int64) -> JSON {
         .object(JSONObject([
             ("id", .int(w.id)), ("title", .string(w.title)), ("monitor_ids", .array(w.monitorIDs.map { .int($0) })),
-            ("starts_at", .time(w.startsAt)), ("ends_at", .time(w.endsAt)), ("created_by", .from(w.createdBy)),
+            ("tags", .array(w.tags.map { .string($0) })), ("starts_at", .time(w.startsAt)), ("ends_at", .time(w.endsAt)), ("created_by", .from(w.createdBy)),
             ("active", .bool(w.startsAt <= now && now < w.endsAt)), ("created_at", .time(w.createdAt)),
         ]))
     }

@@ -31,6 +31,7 @@ extension OpenAPIDocument {
                         "properties": [
                             "id": ["type": "integer"], "slug": ["type": "string"], "title": ["type": "string"],
                             "description": ["type": "string"], "monitor_ids": ["type": "array", "items": ["type": "integer"]],
+                            "tags": tagsProperty,
                             "created_at": ["type": "string", "format": "date-time"],
                             "updated_at": ["type": "string", "format": "date-time"]]]),
         ("StatusPageInput", ["type": "object", "required": ["slug", "title"], "properties": statusPageInputProperties]),
@@ -60,5 +61,6 @@ extension OpenAPIDocument {
         "title": ["type": "string", "minLength": 1, "maxLength": 200],
         "description": ["type": "string", "maxLength": 2000],
         "monitor_ids": ["type": "array", "items": ["type": "integer"], "maxItems": 200],
+        "tags": tagsProperty,
     ]
 }

@@ -56,7 +56,7 @@ enum OpenAPIDocument {
         Operation(method: "delete", path: "/api/users/{id}", summary: "Delete a user and their tokens.",
                   auth: "write admin account", success: (204, nil)),
     ] + accountOperations + monitoringOperations + oauthOperations + settingsOperations + mobileOperations + agentOperations
-        + statusPageOperations + alertOperations + escalationOperations
+        + statusPageOperations + alertOperations + escalationOperations + tagOperations
     static let accountOperations: [Operation] = [
         Operation(method: "post", path: "/api/account/password",
                   summary: "Change the caller's password (the current one is required); ends the user's other web sessions.",
@@ -82,7 +82,7 @@ enum OpenAPIDocument {
     ]
 
     static let monitoringOperations: [Operation] = [
-        Operation(method: "get", path: "/api/monitors", summary: "List monitors (?status=, ?type=, ?q= on name and target).",
+        Operation(method: "get", path: "/api/monitors", summary: "List monitors (?status=, ?type=, ?q= on name and target, ?tag= repeatable: every given tag, any case).",
                   auth: "read", success: (200, list("Monitor"))),
         Operation(method: "post", path: "/api/monitors", summary: "Create a monitor; its first check runs at once.",
                   auth: "write", request: ref("MonitorInput"), success: (201, ref("Monitor"))),
@@ -113,7 +113,7 @@ enum OpenAPIDocument {
         Operation(method: "post", path: "/api/incidents/{id}/acknowledge", summary: "Record who acknowledged; stops reminders and escalation.",
                   auth: "write", success: (200, ref("Incident"))),
         Operation(method: "get", path: "/api/maintenance", summary: "Maintenance windows, newest first.", auth: "read", success: (200, list("Maintenance"))),
-        Operation(method: "post", path: "/api/maintenance", summary: "Create a window (monitor_ids [] = every monitor).",
+        Operation(method: "post", path: "/api/maintenance", summary: "Create a window (covers monitor_ids plus every monitor with any of tags; both empty = every monitor).",
                   auth: "write", request: ref("MaintenanceInput"), success: (201, ref("Maintenance"))),
         Operation(method: "get", path: "/api/maintenance/{id}", summary: "One window.", auth: "read", success: (200, ref("Maintenance"))),
         Operation(method: "patch", path: "/api/maintenance/{id}", summary: "Change a window.", auth: "write",
@@ -181,6 +181,7 @@ enum OpenAPIDocument {
                                    "type": ["enum": ["http", "tcp", "dns", "tls", "heartbeat"]], "target": ["type": ["string", "null"]],
                                    "interval": ["type": "integer"], "timeout": ["type": "integer"], "retries": ["type": "integer"],
                                    "paused": ["type": "boolean"], "locations": ["type": "array", "items": ["type": "string"]],
+                                   "tags": tagsProperty,
                                    "confirm_locations": ["type": "integer"], "degraded_after_ms": ["type": ["integer", "null"]],
                                    "cert_expiry_days": ["type": ["integer", "null"]], "escalation_policy_id": ["type": ["integer", "null"]],
                                    "priority": ["type": ["integer", "null"], "minimum": 0, "maximum": 10,
@@ -197,6 +198,7 @@ enum OpenAPIDocument {
                                         "timeout": ["type": "integer", "minimum": 1, "maximum": 300, "default": 10],
                                         "retries": ["type": "integer", "minimum": 0, "maximum": 10, "default": 1],
                                         "paused": ["type": "boolean"], "locations": ["type": "array", "items": ["type": "string"]],
+                                        "tags": tagsProperty,
                                         "confirm_locations": ["type": "integer", "minimum": 1], "degraded_after_ms": ["type": ["integer", "null"]],
                                         "cert_expiry_days": ["type": ["integer", "null"]],
                                         "priority": ["type": ["integer", "null"], "minimum": 0, "maximum": 10,
@@ -230,10 +232,12 @@ enum OpenAPIDocument {
                                                       "timeline": ["type": "array", "items": ["type": "object"]]]],
         "Maintenance": ["type": "object", "properties": ["id": ["type": "integer"], "title": ["type": "string"],
                                                          "monitor_ids": ["type": "array", "items": ["type": "integer"]],
+                                                         "tags": tagsProperty,
                                                          "starts_at": ["type": "string"], "ends_at": ["type": "string"],
                                                          "created_by": ["type": ["string", "null"]], "active": ["type": "boolean"]]],
         "MaintenanceInput": ["type": "object", "required": ["title", "starts_at", "ends_at"],
                              "properties": ["title": ["type": "string"], "monitor_ids": ["type": "array", "items": ["type": "integer"]],
+                                            "tags": tagsProperty,
                                             "starts_at": ["type": "string", "format": "date-time"], "ends_at": ["type": "string", "format": "date-time"]]],
         "Channel": ["type": "object", "properties": [
             "id": ["type": "integer"], "name": ["type": "string"],
@@ -315,7 +319,7 @@ enum OpenAPIDocument {
                 "servers": [["url": .string(serverURL)]],
                 "paths": .object(paths),
                 "components": ["schemas": .object(JSONObject((schemas.objectValue?.entries.map { ($0.key, $0.value) } ?? []) + oauthSchemas + settingsSchemas + mobileSchemas + agentSchemas
-                                                                     + statusPageSchemas + alertSchemas + escalationSchemas)),
+                                                                     + statusPageSchemas + alertSchemas + escalationSchemas + tagSchemas)),
                                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"],
                                                    "session": ["type": "apiKey", "in": "cookie", "name": "pingtxt_session",
                                                                "description": "Web session of the login page; POST, PATCH, PUT and DELETE also need the header X-CSRF-Token."]]]]

@@ -4,6 +4,9 @@ public struct MaintenanceRecord: Sendable, Equatable {
     public var title: String
     /// Empty means every monitor (JSON text in the table).
     public var monitorIDs: [Int64]
+    /// Tags whose monitors the window covers too, resolved when read
+    /// (`MonitorSelection`); empty ids and empty tags = every monitor.
+    public var tags: [String] = []
     public var startsAt: Int64
     public var endsAt: Int64
     public var createdBy: String?
@@ -21,6 +24,7 @@ public struct MaintenanceRecord: Sendable, Equatable {
         self.init(title: try r.text("title"), monitorIDs: try r.intArray("monitor_ids", table: "maintenance_windows"),
                   startsAt: try r.int("starts_at"), endsAt: try r.int("ends_at"), createdBy: try r.optionalText("created_by"))
         id = try r.int("id")
+        tags = try r.stringArray("tags", table: "maintenance_windows")
         createdAt = try r.int("created_at")
     }
 }
@@ -29,21 +33,21 @@ public struct MaintenanceRecord: Sendable, Equatable {
 public enum MaintenanceWindows {
     enum SQL {
         static let insert = """
-            INSERT INTO maintenance_windows (title, monitor_ids, starts_at, ends_at, created_by, created_at)
-            VALUES (?, ?, ?, ?, ?, ?) RETURNING *
+            INSERT INTO maintenance_windows (title, monitor_ids, starts_at, ends_at, created_by, created_at, tags)
+            VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *
             """
         static let find = "SELECT * FROM maintenance_windows WHERE id = ?"
         static let list = "SELECT * FROM maintenance_windows WHERE (CAST(?1 AS INTEGER) IS NULL OR id < ?1) ORDER BY id DESC LIMIT ?2"
         static let overlapping = "SELECT * FROM maintenance_windows WHERE starts_at < ? AND ends_at > ? ORDER BY starts_at"
         static let update = """
-            UPDATE maintenance_windows SET title = ?, monitor_ids = ?, starts_at = ?, ends_at = ? WHERE id = ? RETURNING *
+            UPDATE maintenance_windows SET title = ?, monitor_ids = ?, starts_at = ?, ends_at = ?, tags = ? WHERE id = ? RETURNING *
             """
         static let delete = "DELETE FROM maintenance_windows WHERE id = ?"
     }
 
     public static func insert(_ c: Connection, _ w: MaintenanceRecord, now: Int64) throws(StoreError) -> MaintenanceRecord {
         guard let row = try c.queryOne(SQL.insert, [.text(w.title), .json(w.monitorIDs), .integer(w.startsAt),
-                                                    .integer(w.endsAt), SQLValue(w.createdBy), .integer(now)]) else {
+                                                    .integer(w.endsAt), SQLValue(w.createdBy), .integer(now), .json(w.tags)]) else {
             throw StoreError.misuse("INSERT … RETURNING gave no row")
         }
         return try MaintenanceRecord(row: row)
@@ -69,7 +73,7 @@ public enum MaintenanceWindows {
 
     public static func update(_ c: Connection, _ w: MaintenanceRecord) throws(StoreError) -> MaintenanceRecord? {
         try c.queryOne(SQL.update, [.text(w.title), .json(w.monitorIDs), .integer(w.startsAt), .integer(w.endsAt),
-                                    .integer(w.id)]).map { r throws(StoreError) in try MaintenanceRecord(row: r) }
+                                    .json(w.tags), .integer(w.id)]).map { r throws(StoreError) in try MaintenanceRecord(row: r) }
     }
 
     public static func delete(_ c: Connection, id: Int64) throws(StoreError) -> Bool {

@@ -12,6 +12,9 @@ public struct MonitorRecord: Sendable, Equatable {
     public var paused: Bool = false
     /// Location names (JSON text in the table, as `settings`).
     public var locations: [String] = []
+    /// Lowercase, sorted, no duplicates (Monitoring validates them). JSON
+    /// text in `monitors.tags`, one row each in `monitor_tags` (the index).
+    public var tags: [String] = []
     public var confirmLocations: Int64 = 1
     public var degradedAfterMs: Int64?
     public var certExpiryDays: Int64?
@@ -56,6 +59,7 @@ public struct MonitorRecord: Sendable, Equatable {
         id = try r.int("id")
         paused = try r.bool("paused")
         locations = try r.stringArray("locations", table: "monitors")
+        tags = try r.stringArray("tags", table: "monitors")
         confirmLocations = try r.int("confirm_locations")
         degradedAfterMs = try r.optionalInt("degraded_after_ms")
         certExpiryDays = try r.optionalInt("cert_expiry_days")
@@ -85,10 +89,13 @@ public struct MonitorFilter: Sendable {
     public var type: String?
     /// Case-insensitive substring of name or target.
     public var query: String?
-    public init(status: String? = nil, type: String? = nil, query: String? = nil) {
+    /// Monitors that have every one of these (lowercase) tags.
+    public var tags: [String]
+    public init(status: String? = nil, type: String? = nil, query: String? = nil, tags: [String] = []) {
         self.status = status
         self.type = type
         self.query = query
+        self.tags = tags
     }
 }
 
@@ -98,8 +105,8 @@ public enum Monitors {
         static let insert = """
             INSERT INTO monitors (name, type, target, interval, timeout, retries, paused, locations, confirm_locations,
                 degraded_after_ms, cert_expiry_days, settings, ping_key, status, status_since, state, created_at, updated_at, priority,
-                escalation_policy_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
+                escalation_policy_id, tags)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
             """
         static let find = "SELECT * FROM monitors WHERE id = ?"
         static let findByPingKey = "SELECT * FROM monitors WHERE ping_key = ?"
@@ -107,13 +114,18 @@ public enum Monitors {
             SELECT * FROM monitors WHERE id > ?1
               AND (CAST(?2 AS TEXT) IS NULL OR status = ?2) AND (CAST(?3 AS TEXT) IS NULL OR type = ?3)
               AND (CAST(?4 AS TEXT) IS NULL OR instr(lower(name), lower(?4)) > 0 OR instr(lower(coalesce(target, '')), lower(?4)) > 0)
-            ORDER BY id LIMIT ?5
             """
+        static let listEnd = " ORDER BY id LIMIT ?5"
+        /// The ids having every tag from ?6 on, found through the primary
+        /// key (tag, monitor_id), one index range per tag.
+        static func allTags(_ n: Int) -> String {
+            " AND id IN (" + (0..<n).map { "SELECT monitor_id FROM monitor_tags WHERE tag = ?\($0 + 6)" }.joined(separator: " INTERSECT ") + ")"
+        }
         static let all = "SELECT * FROM monitors ORDER BY id"
         static let updateConfig = """
             UPDATE monitors SET name = ?, target = ?, interval = ?, timeout = ?, retries = ?, locations = ?,
                 confirm_locations = ?, degraded_after_ms = ?, cert_expiry_days = ?, settings = ?, updated_at = ?, priority = ?,
-                escalation_policy_id = ?
+                escalation_policy_id = ?, tags = ?
             WHERE id = ? RETURNING *
             """
         static let updateState = """
@@ -135,9 +147,11 @@ public enum Monitors {
             .integer(m.retries), SQLValue(m.paused), .json(m.locations), .integer(m.confirmLocations),
             SQLValue(m.degradedAfterMs), SQLValue(m.certExpiryDays), .json(m.settings), SQLValue(m.pingKey),
             .text(m.status), .integer(now), .text(m.state), .integer(now), .integer(now), SQLValue(m.priority),
-            SQLValue(m.escalationPolicyID),
+            SQLValue(m.escalationPolicyID), .json(m.tags),
         ]) else { throw StoreError.misuse("INSERT … RETURNING gave no row") }
-        return try MonitorRecord(row: row)
+        let record = try MonitorRecord(row: row)
+        try MonitorTags.replace(c, monitorID: record.id, tags: record.tags)
+        return record
     }
 
     public static func find(_ c: Connection, id: Int64) throws(StoreError) -> MonitorRecord? {
@@ -187,8 +201,9 @@ public enum Monitors {
     }
 
     public static func list(_ c: Connection, filter: MonitorFilter, afterID: Int64?, limit: Int) throws(StoreError) -> [MonitorRecord] {
-        try c.query(SQL.list, [.integer(afterID ?? 0), SQLValue(filter.status), SQLValue(filter.type),
-                               SQLValue(filter.query), .integer(Int64(limit))]).map { r throws(StoreError) in
+        let sql = SQL.list + (filter.tags.isEmpty ? "" : SQL.allTags(filter.tags.count)) + SQL.listEnd
+        return try c.query(sql, [.integer(afterID ?? 0), SQLValue(filter.status), SQLValue(filter.type),
+                                 SQLValue(filter.query), .integer(Int64(limit))] + filter.tags.map { .text($0) }).map { r throws(StoreError) in
             try MonitorRecord(row: r)
         }
     }
@@ -204,11 +219,13 @@ public enum Monitors {
 
     /// Writes the configuration columns of `m` (not its state).
     public static func updateConfig(_ c: Connection, _ m: MonitorRecord, now: Int64) throws(StoreError) -> MonitorRecord? {
-        try c.queryOne(SQL.updateConfig, [
+        guard let record = try c.queryOne(SQL.updateConfig, [
             .text(m.name), SQLValue(m.target), .integer(m.interval), .integer(m.timeout), .integer(m.retries),
             .json(m.locations), .integer(m.confirmLocations), SQLValue(m.degradedAfterMs), SQLValue(m.certExpiryDays),
-            .json(m.settings), .integer(now), SQLValue(m.priority), SQLValue(m.escalationPolicyID), .integer(m.id),
-        ]).map { r throws(StoreError) in try MonitorRecord(row: r) }
+            .json(m.settings), .integer(now), SQLValue(m.priority), SQLValue(m.escalationPolicyID), .json(m.tags), .integer(m.id),
+        ]).map({ r throws(StoreError) in try MonitorRecord(row: r) }) else { return nil }
+        try MonitorTags.replace(c, monitorID: record.id, tags: record.tags)
+        return record
     }
 
     public static func updateState(_ c: Connection, id: Int64, status: String, statusSince: Int64, state: String,

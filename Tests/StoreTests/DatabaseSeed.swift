@@ -22,6 +22,7 @@ enum DatabaseSeed {
         "users": 2, "api_tokens": 2, "monitors": 3, "check_results": checkResults, "result_rollups": rollups,
         "incidents": 2, "incident_timeline": 3, "events": 4, "heartbeat_pings": 2, "heartbeat_state": 1,
         "channels": 2, "outbox": 3, "meta": 1, "quiet_hours": 1, "escalation_policies": 1, "incident_escalations": 1,
+        "monitor_tags": 2,
     ]
 
     static func fill(_ db: Database) throws -> IDs {
@@ -42,6 +43,7 @@ enum DatabaseSeed {
             http.priority = 9
             http.settings = JSONObject([("http", .object(JSONObject([("method", "GET"), ("expect", "Grüße ✓")])))])
             http.locations = ["hub", "eu"]
+            http.tags = ["eu", "prod"]
             let m1 = try Monitors.insert(c, http, now: 6)
             var beat = MonitorRecord(name: "cron", type: "heartbeat", target: nil, interval: 300, timeout: 60, retries: 0)
             beat.pingKey = "k3y"

@@ -12,6 +12,7 @@ struct MonitorRoutes {
     func register(_ r: inout RouteTable) {
         r.get("/api/monitors", access.rule(.read, list))
         r.post("/api/monitors", access.rule(.write, create))
+        r.post("/api/monitors/bulk", access.rule(.write, bulk))
         r.get("/api/monitors/{id}", access.rule(.read, show))
         r.patch("/api/monitors/{id}", access.rule(.write, update))
         r.delete("/api/monitors/{id}", access.rule(.write, delete))
@@ -48,13 +49,37 @@ struct MonitorRoutes {
             throw HTTPError(400, "validation_failed", "type must be one of: http, tcp, dns, tls, heartbeat.", field: "type")
         }
         if filter.query?.isEmpty == true { filter.query = nil }
+        filter.tags = try Self.tagQuery(req)
         let rows = try monitoring.monitors(filter: filter, afterID: page.afterID, limit: page.fetchLimit)
         return try page.response(rows, id: \.id, renderAll: render)
+    }
+
+    /// Every `tag` query value, lowercased (matching is case-insensitive),
+    /// each checked against the tag rules.
+    static func tagQuery(_ req: HTTPRequest) throws -> [String] {
+        var tags = Set<String>()
+        for item in req.queryItems where item.name == "tag" {
+            guard let tag = MonitorTagRules.normalize(item.value) else {
+                throw HTTPError(400, "validation_failed",
+                                "tag must be 1 to 40 characters of a-z, 0-9, '.', '_', ':' and '-'.", field: "tag")
+            }
+            tags.insert(tag)
+        }
+        guard tags.count <= MonitorTagRules.maxTags else {
+            throw HTTPError(400, "validation_failed", "at most \(MonitorTagRules.maxTags) tag filters.", field: "tag")
+        }
+        return tags.sorted()
     }
 
     func create(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let config = try MonitorValidator.create(try req.jsonFields())
         return .json(try render(try monitoring.create(config)), status: 201)
+    }
+
+    func bulk(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
+        let request = try BulkRequest.parse(try req.jsonFields())
+        let affected = try monitoring.bulk(request, by: p.user.email)
+        return .json(["affected": .array(affected.map { .int($0) })])
     }
 
     func show(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {

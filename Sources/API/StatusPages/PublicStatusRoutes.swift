@@ -23,7 +23,8 @@ struct PublicStatusRoutes {
         guard StatusPageInput.validSlug(slug), let stored = try pages.page(slug: slug) else {
             return json ? Self.jsonNotFound() : Self.htmlNotFound()
         }
-        let view = try StatusPageView.build(stored, monitoring: pages.monitoring, now: Time.now())
+        let view = try StatusPageView.build(stored, ids: try pages.listedMonitorIDs(stored), monitoring: pages.monitoring,
+                                            now: Time.now())
         if json {
             var r = HTTPResponse.json(StatusPageRepresentation.publicView(view))
             Self.addPublicHeaders(&r.headers, maxAge: 30)

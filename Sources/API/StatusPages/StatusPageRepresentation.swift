@@ -10,6 +10,7 @@ enum StatusPageRepresentation {
             ("id", .int(p.id)), ("slug", .string(p.slug)), ("title", .string(p.title)),
             ("description", .string(p.description)),
             ("monitor_ids", .array(p.monitorIDs.map { .int($0) })),
+            ("tags", .array(p.tags.map { .string($0) })),
             ("created_at", .time(p.createdAt)), ("updated_at", .time(p.updatedAt)),
         ]))
     }

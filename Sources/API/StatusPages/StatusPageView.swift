@@ -33,8 +33,9 @@ struct StatusPageView: Sendable {
     var incidents: [Incident]
     var generatedAt: Int64
 
-    static func build(_ page: StatusPageRecord, monitoring: MonitoringService, now: Int64) throws -> StatusPageView {
-        let ids = page.monitorIDs
+    /// `ids`: what the page lists now (`StatusPageService.listedMonitorIDs`:
+    /// its monitor_ids, then its tags' monitors).
+    static func build(_ page: StatusPageRecord, ids: [Int64], monitoring: MonitoringService, now: Int64) throws -> StatusPageView {
         // A monitor deleted since the page was saved just drops out.
         let listed = try monitoring.monitorsWithOpenIncidents(ids)
         let (records, open) = (listed.map(\.0), listed.map(\.1))

@@ -22,6 +22,8 @@ struct MaintenancePages {
         var startsAt = ""
         var endsAt = ""
         var monitorIDs: Set<String> = []
+        /// As typed: "prod, eu" or "prod eu".
+        var tags = ""
     }
 
     func list(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
@@ -38,18 +40,20 @@ struct MaintenancePages {
         let names = Dictionary(monitors.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         let items: [TemplateValue] = windows.map { w in
             let ids = w.monitorIDs
+            let named = ids.map { names[$0] ?? "#\($0)" } + w.tags.map { "tag \($0)" }
             let state = w.endsAt <= now ? "ended" : (w.startsAt <= now ? "active" : "scheduled")
             return [
                 "id": .int(w.id), "title": .string(w.title),
                 "starts_at": .string(WebTime.text(w.startsAt)), "ends_at": .string(WebTime.text(w.endsAt)),
                 "starts_at_iso": .string(WebTime.iso(w.startsAt)), "ends_at_iso": .string(WebTime.iso(w.endsAt)),
-                "monitors": .string(ids.isEmpty ? "All monitors" : ids.map { names[$0] ?? "#\($0)" }.joined(separator: ", ")),
+                "monitors": .string(named.isEmpty ? "All monitors" : named.joined(separator: ", ")),
                 "state": .string(state), "active": .bool(state == "active"), "created_by": .optional(w.createdBy),
             ]
         }
         var ctx: [String: TemplateValue] = [
             "windows": .list(items),
             "title": .string(typed.title), "starts_at": .string(typed.startsAt), "ends_at": .string(typed.endsAt),
+            "tags": .string(typed.tags),
             "monitors": .list(monitors.map {
                 ["id": .int($0.id), "name": .string($0.name), "selected": .bool(typed.monitorIDs.contains(String($0.id)))]
             }),
@@ -66,10 +70,11 @@ struct MaintenancePages {
 
     func create(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         let typed = Typed(title: req.form("title") ?? "", startsAt: req.form("starts_at") ?? "", endsAt: req.form("ends_at") ?? "",
-                          monitorIDs: Set(req.formValues("monitor_ids")))
+                          monitorIDs: Set(req.formValues("monitor_ids")), tags: req.form("tags") ?? "")
         // Ids that are not numbers are passed as strings: the validator names them.
         let ids: [JSON] = req.formValues("monitor_ids").map { v in Int64(v).map { .int($0) } ?? .string(v) }
         var body = JSONObject([("title", .string(typed.title)), ("monitor_ids", .array(ids))])
+        body["tags"] = .array(typed.tags.split { $0 == "," || $0 == " " }.map { .string(String($0)) })
         if !typed.startsAt.isEmpty { body["starts_at"] = .string(WebTime.fromLocalInput(typed.startsAt)) }
         if !typed.endsAt.isEmpty { body["ends_at"] = .string(WebTime.fromLocalInput(typed.endsAt)) }
         let input: MaintenanceInput

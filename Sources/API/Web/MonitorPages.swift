@@ -37,18 +37,28 @@ struct MonitorPages {
 
     func dashboard(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         let now = Time.now()
-        let rows = try monitoring.monitorsWithRecentResults(limit: Self.sparkResults)
+        // `?tag=` as the API's filter: every given tag, any case; a tag
+        // that breaks the rules matches nothing rather than erroring a page.
+        let filter = Array(Set(req.queryItems.filter { $0.name == "tag" }.map { $0.value.lowercased() })).sorted()
+        let rows = try monitoring.monitorsWithRecentResults(limit: Self.sparkResults, tags: filter)
         let items: [TemplateValue] = rows.map { m, results in
             let samples = results.reversed().map(Self.sample)
             return [
                 "id": .int(m.id), "name": .string(m.name), "type": .string(m.type), "target": .optional(m.target),
+                "tags": .list(m.tags.map { ["tag": .string($0), "href": .string("/?tag=" + FormCoding.percentEncode($0))] }),
                 "status": .string(m.status), "in_maintenance": .bool(monitoring.isInMaintenance(m.id, at: now)),
                 "sparkline": .string(Charts.sparkline(samples)),
                 "last_check": .string(WebTime.text(m.lastAt)), "last_check_iso": .optional(m.lastAt.map(WebTime.iso)),
             ]
         }
         return web.adminPage(s, title: "Monitors", current: "/", template: "dashboard.html",
-                             fields: ["monitors": .list(items)], flash: Flash.message(req))
+                             fields: ["monitors": .list(items), "filtered": .bool(!filter.isEmpty),
+                                      "filter": .list(filter.map { ["tag": .string($0)] }),
+                                      "all_tags": .list(try monitoring.tagCounts().map { t in
+                                          ["tag": .string(t.tag), "monitors": .int(Int64(t.monitors)),
+                                           "href": .string("/?tag=" + FormCoding.percentEncode(t.tag))]
+                                      })],
+                             flash: Flash.message(req))
     }
 
     static func sample(_ r: CheckResultRecord) -> ChartSample {
@@ -59,7 +69,7 @@ struct MonitorPages {
 
     /// The form's fields as typed, kept when the form comes back with an error.
     struct MonitorForm {
-        static let fields = ["name", "type", "target", "interval", "timeout", "retries", "priority", "escalation_policy_id"]
+        static let fields = ["name", "type", "target", "tags", "interval", "timeout", "retries", "priority", "escalation_policy_id"]
         static let numbers = ["interval", "timeout", "retries", "priority", "escalation_policy_id"]
         static let types = ["http", "tcp", "dns", "tls", "heartbeat"]
         var values: [String: String] = ["type": "http", "interval": "60", "timeout": "10", "retries": "1"]
@@ -78,7 +88,10 @@ struct MonitorPages {
             var o = JSONObject()
             for f in Self.fields {
                 guard let v = values[f], !v.isEmpty else { continue }
-                if Self.numbers.contains(f), let n = Int64(v) {
+                if f == "tags" {
+                    // Typed as "prod, eu" or "prod eu".
+                    o[f] = .array(v.split { $0 == "," || $0 == " " }.map { .string(String($0)) })
+                } else if Self.numbers.contains(f), let n = Int64(v) {
                     o[f] = .int(n)
                 } else {
                     o[f] = .string(v)
@@ -97,7 +110,7 @@ struct MonitorPages {
                 ctx["error"] = .string(error.message)
                 ctx["error_field"] = .string(error.field)
                 // The field itself is marked too, for screen readers.
-                ctx["invalid"] = .object([error.field.split(separator: ".").first.map(String.init) ?? error.field: .bool(true)])
+                ctx["invalid"] = .object([error.field.split(whereSeparator: { $0 == "." || $0 == "[" }).first.map(String.init) ?? error.field: .bool(true)])
             }
             return ctx
         }

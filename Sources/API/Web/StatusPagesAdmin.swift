@@ -46,6 +46,8 @@ struct StatusPagesAdmin {
     /// What the form sent, kept to re-render it after a validation error.
     struct FormInput {
         var title = "", slug = "", description = ""
+        /// As typed: "public, eu" or "public eu".
+        var tags = ""
         var monitorIDs: [String] = []
 
         init() {}
@@ -55,6 +57,7 @@ struct StatusPagesAdmin {
                 case "title": title = value
                 case "slug": slug = value
                 case "description": description = value
+                case "tags": tags = value
                 case "monitor_ids": monitorIDs.append(value)
                 default: break
                 }
@@ -67,6 +70,7 @@ struct StatusPagesAdmin {
             .object(JSONObject([
                 ("title", .string(title)), ("slug", .string(slug)), ("description", .string(description)),
                 ("monitor_ids", .array(monitorIDs.map { Int64($0).map(JSON.int) ?? .string($0) })),
+                ("tags", .array(tags.split { $0 == "," || $0 == " " }.map { .string(String($0)) })),
             ]))
         }
     }
@@ -77,7 +81,7 @@ struct StatusPagesAdmin {
         let (rows, monitors) = (try pages.list(afterID: nil, limit: 1000), try pages.monitoring.allMonitors())
         let pageItems: [TemplateValue] = rows.map { p in
             ["id": .int(p.id), "title": .string(p.title), "slug": .string(p.slug),
-             "monitor_count": .int(p.monitorIDs.count)]
+             "monitor_count": .string("\(p.monitorIDs.count)" + (p.tags.isEmpty ? "" : " + tags " + p.tags.joined(separator: ", ")))]
         }
         let options: [TemplateValue] = monitors.map { m in
             ["id": .int(m.id), "name": .string(m.name), "selected": .bool(form.monitorIDs.contains(String(m.id)))]
@@ -85,7 +89,8 @@ struct StatusPagesAdmin {
         let body = TemplateLibrary.render("status_pages.html", [
             "pages": .list(pageItems), "has_pages": .bool(!rows.isEmpty), "can_write": .bool(canWrite),
             "csrf": .string(session.csrf), "monitors": .list(options), "form_error": .optional(error),
-            "form": ["title": .string(form.title), "slug": .string(form.slug), "description": .string(form.description)],
+            "form": ["title": .string(form.title), "slug": .string(form.slug), "description": .string(form.description),
+                     "tags": .string(form.tags)],
         ])
         return AdminPage.respond(session.session, hubName: web.settings.hubName, title: "Status pages", current: "/status-pages",
                                  body: body, flash: flash, status: status)

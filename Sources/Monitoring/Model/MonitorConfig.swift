@@ -52,6 +52,8 @@ public struct MonitorConfig: Sendable, Equatable {
     public var retries: Int64 = 1
     public var paused = false
     public var locations: [String] = []
+    /// Lowercase, sorted, each once (`MonitorTagRules`).
+    public var tags: [String] = []
     public var confirmLocations: Int64 = 1
     public var degradedAfterMs: Int64?
     public var certExpiryDays: Int64?
@@ -111,6 +113,7 @@ public struct MonitorConfig: Sendable, Equatable {
             ("degraded_after_ms", .from(degradedAfterMs)), ("cert_expiry_days", .from(certExpiryDays)),
             ("priority", .from(priority)),
             ("escalation_policy_id", .from(escalationPolicyID)),
+            ("tags", .array(tags.map { .string($0) })),
         ])
         for (k, v) in settingsJSON().entries { o[k] = v }
         return .object(o)

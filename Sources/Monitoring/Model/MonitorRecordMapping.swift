@@ -16,6 +16,7 @@ extension MonitorConfig {
         retries = r.retries
         paused = r.paused
         locations = r.locations
+        tags = r.tags
         confirmLocations = r.confirmLocations
         degradedAfterMs = r.degradedAfterMs
         certExpiryDays = r.certExpiryDays
@@ -40,6 +41,7 @@ extension MonitorConfig {
         r.retries = retries
         r.paused = paused
         r.locations = locations
+        r.tags = tags
         r.confirmLocations = confirmLocations
         r.degradedAfterMs = degradedAfterMs
         r.certExpiryDays = certExpiryDays

@@ -61,6 +61,7 @@ public enum MonitorValidator {
         for (i, loc) in m.locations.enumerated() where !Targets.isLocationName(loc) {
             throw JSONFieldError(field: "locations[\(i)]", message: "locations[\(i)] must be a location name (letters, digits, - and _).")
         }
+        m.tags = try MonitorTagRules.parse(b)
         m.confirmLocations = try b.int("confirm_locations", in: 1...64) ?? 1
         if !m.locations.isEmpty && m.confirmLocations > Int64(m.locations.count) {
             throw JSONFieldError(field: "confirm_locations", message: "confirm_locations cannot exceed the number of locations.")

@@ -32,7 +32,9 @@ extension MonitoringService {
             // Days before this one were closed into daily rows by the job.
             let dailyUntil = max(first, horizon - horizon % day)
             let hourlyUntil = max(dailyUntil, horizon)
-            let windows = try MaintenanceWindows.overlapping(c, from: first, to: end)
+            let windows = try MaintenanceWindows.overlapping(c, from: first, to: end).map { w throws(StoreError) in
+                (window: w, monitors: try MonitorSelection.of(c, w))
+            }
             var out: [Int64: [DailyUptime]] = [:]
             for id in monitorIDs {
                 var byDay = (0..<days).map { DailyUptime(dayStart: first + Int64($0) * day) }
@@ -53,8 +55,8 @@ extension MonitoringService {
                 if hourlyUntil > dailyUntil {
                     for r in try CheckResults.rollups(c, monitorID: id, resolution: 3600, from: dailyUntil, to: hourlyUntil) { add(r) }
                 }
-                let mine = windows.filter { w in w.monitorIDs.isEmpty || w.monitorIDs.contains(id) }
-                    .map { (start: $0.startsAt, end: $0.endsAt) }
+                let mine = windows.filter { $0.monitors.contains(id) }
+                    .map { (start: $0.window.startsAt, end: $0.window.endsAt) }
                 for r in try CheckResults.range(c, monitorID: id, fromMs: max(first, hourlyUntil) * 1000, toMs: end * 1000) {
                     let at = r.atMs / 1000
                     guard let i = slot(at) else { continue }

@@ -8,11 +8,11 @@ import Synchronization
 public final class MaintenanceCalendar: Sendable {
     struct Window: Sendable {
         let id: Int64
-        let monitorIDs: Set<Int64>
+        let monitors: MonitorSelection
         let start: Int64
         let end: Int64
         func covers(_ monitorID: Int64, at t: Int64) -> Bool {
-            t >= start && t < end && (monitorIDs.isEmpty || monitorIDs.contains(monitorID))
+            t >= start && t < end && monitors.contains(monitorID)
         }
     }
 
@@ -24,11 +24,14 @@ public final class MaintenanceCalendar: Sendable {
     }
 
     /// Loads every window that has not ended (relative to `now`, minus a day
-    /// so late results still find theirs).
+    /// so late results still find theirs), its tags resolved to monitors as
+    /// they are tagged now. Monitor writes reload too (and every cluster
+    /// beat), so a monitor tagged later is covered from then on.
     public func reload(now: Int64 = Time.now()) throws {
-        let rows = try database.read { try MaintenanceWindows.overlapping($0, from: now - 86_400, to: Int64.max / 2) }
-        let loaded = rows.map { r in
-            Window(id: r.id, monitorIDs: Set(r.monitorIDs), start: r.startsAt, end: r.endsAt)
+        let loaded = try database.read { c in
+            try MaintenanceWindows.overlapping(c, from: now - 86_400, to: Int64.max / 2).map { r throws(StoreError) in
+                Window(id: r.id, monitors: try MonitorSelection.of(c, r), start: r.startsAt, end: r.endsAt)
+            }
         }
         windows.withLock { $0 = loaded }
     }

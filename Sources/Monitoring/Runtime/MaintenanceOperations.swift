@@ -5,11 +5,14 @@ import Store
 public struct MaintenanceInput: Sendable {
     public var title: String
     public var monitorIDs: [Int64]
+    /// Monitors with any of these tags are covered too (SPEC §12).
+    public var tags: [String]
     public var startsAt: Int64
     public var endsAt: Int64
-    public init(title: String, monitorIDs: [Int64], startsAt: Int64, endsAt: Int64) {
+    public init(title: String, monitorIDs: [Int64], tags: [String] = [], startsAt: Int64, endsAt: Int64) {
         self.title = title
         self.monitorIDs = monitorIDs
+        self.tags = tags
         self.startsAt = startsAt
         self.endsAt = endsAt
     }
@@ -34,6 +37,7 @@ public struct MaintenanceInput: Sendable {
                 ids.append(id)
             }
         }
+        let tags = b.has("tags") ? try MonitorTagRules.parse(b) : existing?.tags ?? []
         guard let starts = try b.time("starts_at") ?? existing?.startsAt else {
             throw JSONFieldError(field: "starts_at", message: "starts_at is required.")
         }
@@ -44,15 +48,16 @@ public struct MaintenanceInput: Sendable {
         guard ends - starts <= 366 * 86_400 else {
             throw JSONFieldError(field: "ends_at", message: "a maintenance window lasts at most a year.")
         }
-        return MaintenanceInput(title: trimmed, monitorIDs: Array(Set(ids)).sorted(), startsAt: starts, endsAt: ends)
+        return MaintenanceInput(title: trimmed, monitorIDs: Array(Set(ids)).sorted(), tags: tags, startsAt: starts, endsAt: ends)
     }
 }
 
 extension MonitoringService {
     public func createMaintenance(_ input: MaintenanceInput, by: String?) throws -> MaintenanceRecord {
         try checkMonitorsExist(input.monitorIDs)
-        let record = MaintenanceRecord(title: input.title, monitorIDs: input.monitorIDs,
+        var record = MaintenanceRecord(title: input.title, monitorIDs: input.monitorIDs,
                                        startsAt: input.startsAt, endsAt: input.endsAt, createdBy: by)
+        record.tags = input.tags
         let stored = try database.write { c in try MaintenanceWindows.insert(c, record, now: Time.now()) }
         try calendar.reload()
         return stored
@@ -63,6 +68,7 @@ extension MonitoringService {
         var record = MaintenanceRecord(title: input.title, monitorIDs: input.monitorIDs,
                                        startsAt: input.startsAt, endsAt: input.endsAt, createdBy: nil)
         record.id = id
+        record.tags = input.tags
         guard let stored = try database.write({ c in try MaintenanceWindows.update(c, record) }) else {
             throw MonitoringError.notFound("No maintenance window with id \(id).")
         }

@@ -29,6 +29,8 @@ extension MonitoringService {
         }
         registry.set(stored.id, .init(config: config, createdAt: stored.createdAt, pingKey: stored.pingKey))
         agents.assignmentsChanged()
+        // Its tags may put it in a window that names them.
+        if !config.tags.isEmpty { try calendar.reload() }
         activate(stored.id, config)
         if !config.paused && config.type != .heartbeat { _ = scheduler.runNow(id: stored.id) }
         return stored
@@ -49,6 +51,7 @@ extension MonitoringService {
         }
         registry.set(id, .init(config: config, createdAt: stored.createdAt, pingKey: stored.pingKey))
         agents.assignmentsChanged()
+        if config.tags != before.tags { try calendar.reload() }
         // `paused` goes through pause/resume so incidents close and state resets.
         if config.paused != before.paused {
             return config.paused ? try pause(id: id) : try resume(id: id)

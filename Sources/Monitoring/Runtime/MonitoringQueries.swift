@@ -48,13 +48,20 @@ extension MonitoringService {
     }
 
     /// Every monitor with its newest `limit` results (the dashboard's sparklines).
-    public func monitorsWithRecentResults(limit: Int) throws -> [(MonitorRecord, [CheckResultRecord])] {
+    /// `tags`: only monitors that have every one of them (the dashboard's
+    /// filter), checked before their results are read.
+    public func monitorsWithRecentResults(limit: Int, tags: [String] = []) throws -> [(MonitorRecord, [CheckResultRecord])] {
         try database.read { c in
-            try Monitors.all(c).map { m in
+            try Monitors.all(c).filter { m in tags.allSatisfy(m.tags.contains) }.map { m in
                 (m, try CheckResults.list(c, monitorID: m.id, sinceMs: 0, untilMs: Int64.max, location: nil, beforeID: nil,
                                           limit: limit))
             }
         }
+    }
+
+    /// Every tag in use, by tag, with how many monitors have it.
+    public func tagCounts() throws -> [(tag: String, monitors: Int)] {
+        try database.read { try MonitorTags.counts($0) }
     }
 
     /// One monitor's page: the record, its results in a range, the newest

@@ -28,8 +28,8 @@ extension MonitoringService {
                 samples.append(.result(at: r.atMs / 1000, outcome: SampleOutcome(rawValue: r.status) ?? .down,
                                        latencyMs: r.latencyMs.map(Int.init)))
             }
-            let windows = try MaintenanceWindows.overlapping(c, from: from, to: to).filter { w in
-                w.monitorIDs.isEmpty || w.monitorIDs.contains(monitorID)
+            let windows = try MaintenanceWindows.overlapping(c, from: from, to: to).filter { w throws(StoreError) in
+                try MonitorSelection.of(c, w).contains(monitorID)
             }.map { (start: $0.startsAt, end: $0.endsAt) }
             return UptimeCalculator.summarize(samples: samples, maintenance: windows, from: from, to: to)
         }

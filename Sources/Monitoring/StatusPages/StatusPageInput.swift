@@ -8,12 +8,15 @@ public struct StatusPageInput: Sendable, Equatable {
     public var description: String
     /// In display order, without duplicates.
     public var monitorIDs: [Int64]
+    /// Monitors with any of these tags are listed after `monitorIDs`.
+    public var tags: [String]
 
-    public init(slug: String, title: String, description: String, monitorIDs: [Int64]) {
+    public init(slug: String, title: String, description: String, monitorIDs: [Int64], tags: [String] = []) {
         self.slug = slug
         self.title = title
         self.description = description
         self.monitorIDs = monitorIDs
+        self.tags = tags
     }
 
     public static let maxMonitors = 200
@@ -49,7 +52,8 @@ public struct StatusPageInput: Sendable, Equatable {
                 throw JSONFieldError(field: "monitor_ids", message: "a status page lists at most \(maxMonitors) monitors.")
             }
         }
-        return StatusPageInput(slug: slug, title: title, description: description, monitorIDs: ids)
+        let tags = b.has("tags") ? try MonitorTagRules.parse(b) : existing?.tags ?? []
+        return StatusPageInput(slug: slug, title: title, description: description, monitorIDs: ids, tags: tags)
     }
 
     /// 1–64 of `a-z 0-9 -`, not starting with `-`: safe in a URL path and

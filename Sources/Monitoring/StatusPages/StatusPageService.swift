@@ -54,21 +54,36 @@ public struct StatusPageService: Sendable {
     /// is missing): all a badge needs, without the page's history.
     public func listedMonitor(slug: String, monitorID: Int64) throws -> MonitorRecord? {
         try database.read { c -> MonitorRecord? in
-            guard let page = try StatusPages.find(c, slug: slug), page.monitorIDs.contains(monitorID) else { return nil }
+            guard let page = try StatusPages.find(c, slug: slug),
+                  try Self.listed(c, page).contains(monitorID) else { return nil }
             return try Monitors.find(c, id: monitorID)
         }
     }
 
+    /// The ids the page at `slug` lists now: its `monitor_ids` in order,
+    /// then the monitors with any of its tags by id, at most
+    /// `StatusPageInput.maxMonitors` in all (a broad tag must not make a
+    /// public page draw thousands of monitors).
+    public func listedMonitorIDs(_ page: StatusPageRecord) throws -> [Int64] {
+        try database.read { c in try Self.listed(c, page) }
+    }
+
+    static func listed(_ c: Connection, _ page: StatusPageRecord) throws(StoreError) -> [Int64] {
+        Array(try MonitorSelection.of(c, page).ids.prefix(StatusPageInput.maxMonitors))
+    }
+
     /// The stored form of an input.
     public static func record(_ input: StatusPageInput) -> StatusPageRecord {
-        StatusPageRecord(slug: input.slug, title: input.title, description: input.description,
-                         monitorIDs: input.monitorIDs)
+        var r = StatusPageRecord(slug: input.slug, title: input.title, description: input.description,
+                                 monitorIDs: input.monitorIDs)
+        r.tags = input.tags
+        return r
     }
 
     /// The stored page back as an input (a PATCH merges onto it).
     public static func input(_ record: StatusPageRecord) -> StatusPageInput {
         StatusPageInput(slug: record.slug, title: record.title, description: record.description,
-                        monitorIDs: record.monitorIDs)
+                        monitorIDs: record.monitorIDs, tags: record.tags)
     }
 
     /// A missing monitor is a validation error of the body (`400`, naming
