@@ -31,6 +31,7 @@ public enum Migrations {
         Schema0016.migration,
         Schema0017.migration,
         Schema0018.migration,
+        Schema0020.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write
