@@ -20,9 +20,10 @@ public final class DependencyJob: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let thread = Mutex<ThreadHandle?>(nil)
 
-    init(database: Database, holds: DependencyHolds) {
+    /// `recorder`: the one whose calendar and event sink released alerts use.
+    public init(database: Database, recorder: ResultRecorder) {
         self.database = database
-        self.holds = holds
+        self.holds = recorder.holds
     }
 
     func start() {

@@ -67,7 +67,7 @@ public final class MonitoringService: Sendable {
         writer = BatchWriter(database: database)
         self.calendar = calendar ?? MaintenanceCalendar(database: database)
         recorder = ResultRecorder(hubLocation: settings.location, calendar: self.calendar, sink: eventSink, roster: AgentRoster())
-        dependencies = DependencyJob(database: database, holds: recorder.holds)
+        dependencies = DependencyJob(database: database, recorder: recorder)
         agents = AgentService(database: database, writer: writer, recorder: recorder, registry: registry,
                               pollInterval: settings.agentPollInterval, clock: agentClock, leads: { cluster.isLeader },
                               nodeID: cluster.isShared ? cluster.nodeID : nil, wake: wake)
