@@ -7,51 +7,58 @@ import Testing
 @Suite struct DependencyGateTests {
     typealias V = DependencyGate.View
     let since: Int64 = 1_000
-    var until: Int64 { DependencyGate.until(since: since, interval: 60) }
+    var until: Int64 { DependencyGate.until(start: since, interval: 60) }
 
     @Test func holdLastsTwoIntervals() {
-        #expect(DependencyGate.until(since: 1_000, interval: 60) == 1_120)
+        #expect(DependencyGate.until(start: 1_000, interval: 60) == 1_120)
     }
 
     @Test func waitsUntilEveryParentHasANewerResult() {
-        let child = V(id: 2, status: .down, lastAt: since)
-        let stale = V(id: 1, status: .up, lastAt: since - 1)
+        let child = V(id: 2, status: .down, newest: since)
+        let stale = V(id: 1, status: .up, newest: since - 1)
         #expect(DependencyGate.decide(since: since, until: until, child: child, parents: [stale], now: since + 5) == .wait)
-        let fresh = V(id: 3, status: .up, lastAt: since)
+        let fresh = V(id: 3, status: .up, newest: since)
         #expect(DependencyGate.decide(since: since, until: until, child: child, parents: [fresh, stale], now: since + 5) == .wait)
-        let never = V(id: 4, status: .pending, lastAt: nil)
+        let never = V(id: 4, status: .pending, newest: nil)
         #expect(DependencyGate.decide(since: since, until: until, child: child, parents: [never], now: since + 5) == .wait)
     }
 
     @Test func suppressedByTheFirstDownParent() {
-        let child = V(id: 9, status: .down, lastAt: since)
-        let parents = [V(id: 5, status: .down, lastAt: since + 2), V(id: 3, status: .down, lastAt: since), V(id: 4, status: .up, lastAt: since)]
+        let child = V(id: 9, status: .down, newest: since)
+        let parents = [V(id: 5, status: .down, newest: since + 2), V(id: 3, status: .down, newest: since), V(id: 4, status: .up, newest: since)]
         #expect(DependencyGate.decide(since: since, until: until, child: child, parents: parents, now: since + 2) == .suppress(by: 3))
     }
 
+    @Test func aDownParentSuppressesEvenWithAnOlderResult() {
+        // The parent's failing check was recorded just before the child's.
+        let child = V(id: 2, status: .down, newest: since)
+        let parents = [V(id: 1, status: .down, newest: since - 1), V(id: 3, status: .up, newest: nil)]
+        #expect(DependencyGate.decide(since: since, until: until, child: child, parents: parents, now: since) == .suppress(by: 1))
+    }
+
     @Test func releasedWhenEveryParentReportedAndNoneIsDown() {
-        let child = V(id: 9, status: .down, lastAt: since)
-        let parents = [V(id: 1, status: .up, lastAt: since), V(id: 2, status: .degraded, lastAt: since + 1),
-                       V(id: 3, status: .paused, lastAt: nil)]
+        let child = V(id: 9, status: .down, newest: since)
+        let parents = [V(id: 1, status: .up, newest: since), V(id: 2, status: .degraded, newest: since + 1),
+                       V(id: 3, status: .paused, newest: nil)]
         #expect(DependencyGate.decide(since: since, until: until, child: child, parents: parents, now: since + 1) == .release)
     }
 
     @Test func releasedAfterTheParentRecoversOnceTheChildReportsAgain() {
         // Re-hold: `since` is the parent's recovery; the child's own next
         // result (still down) decides.
-        let parent = V(id: 1, status: .up, lastAt: since)
-        let before = V(id: 2, status: .down, lastAt: since - 30)
+        let parent = V(id: 1, status: .up, newest: since)
+        let before = V(id: 2, status: .down, newest: since - 30)
         #expect(DependencyGate.decide(since: since, until: until, child: before, parents: [parent], now: since) == .wait)
-        let after = V(id: 2, status: .down, lastAt: since + 30)
+        let after = V(id: 2, status: .down, newest: since + 30)
         #expect(DependencyGate.decide(since: since, until: until, child: after, parents: [parent], now: since + 30) == .release)
     }
 
     @Test func timeoutDecidesWithWhatIsKnown() {
-        let child = V(id: 2, status: .down, lastAt: since)
-        let silentUp = V(id: 1, status: .up, lastAt: since - 100)
+        let child = V(id: 2, status: .down, newest: since)
+        let silentUp = V(id: 1, status: .up, newest: since - 100)
         #expect(DependencyGate.decide(since: since, until: until, child: child, parents: [silentUp], now: until - 1) == .wait)
         #expect(DependencyGate.decide(since: since, until: until, child: child, parents: [silentUp], now: until) == .release)
-        let silentDown = V(id: 1, status: .down, lastAt: since - 100)
+        let silentDown = V(id: 1, status: .down, newest: since - 100)
         #expect(DependencyGate.decide(since: since, until: until, child: child, parents: [silentDown], now: until) == .suppress(by: 1))
     }
 

@@ -16,7 +16,9 @@ struct DependencyHolds: Sendable {
     func holdAlert(monitorID: Int64, interval: Int64, at: Int64, on c: Connection) throws(StoreError) -> Bool {
         guard try !Dependencies.parents(c, monitorID: monitorID).isEmpty,
               let incident = try Incidents.findOpen(c, monitorID: monitorID, kind: IncidentKind.down.rawValue) else { return false }
-        try Dependencies.hold(c, incidentID: incident.id, since: at, until: DependencyGate.until(since: at, interval: interval))
+        // The failing result was stored just before (`ResultRecorder.store`).
+        let since = try CheckResults.newestID(c, monitorID: monitorID) ?? 0
+        try Dependencies.hold(c, incidentID: incident.id, since: since, until: DependencyGate.until(start: at, interval: interval))
         try Incidents.addTimeline(c, incidentID: incident.id, at: at, event: TimelineEvent.held,
                                   detail: "alert held until the monitors it depends on report")
         return true
@@ -38,8 +40,10 @@ struct DependencyHolds: Sendable {
             } else if parent.status != MonitorStatus.down.rawValue, let child = try Monitors.find(c, id: incident.monitorID) {
                 // The suppressing parent is back: alert only if the child is
                 // still down at its next result (two intervals at most).
-                try Dependencies.hold(c, incidentID: incident.id, since: at,
-                                      until: DependencyGate.until(since: at, interval: child.interval))
+                // From the parent's recovering result: the child's next one decides.
+                let since = try CheckResults.newestID(c, monitorID: monitorID) ?? 0
+                try Dependencies.hold(c, incidentID: incident.id, since: since,
+                                      until: DependencyGate.until(start: at, interval: child.interval))
                 try Incidents.addTimeline(c, incidentID: incident.id, at: at, event: TimelineEvent.parentRecovered,
                                           detail: "\(parent.name) is \(parent.status); waiting for this monitor's next result")
                 if let fresh = try Incidents.find(c, id: incident.id) { try decide(fresh, now: at, on: c) }
@@ -55,10 +59,10 @@ struct DependencyHolds: Sendable {
         var names: [Int64: String] = [:]
         for id in try Dependencies.parents(c, monitorID: child.id) {
             guard let p = try Monitors.find(c, id: id) else { continue }
-            parents.append(Self.view(p))
+            parents.append(try Self.view(p, on: c))
             names[id] = p.name
         }
-        switch DependencyGate.decide(since: since, until: until, child: Self.view(child), parents: parents, now: now) {
+        switch DependencyGate.decide(since: since, until: until, child: try Self.view(child, on: c), parents: parents, now: now) {
         case .wait:
             return
         case .suppress(let parent):
@@ -80,7 +84,8 @@ struct DependencyHolds: Sendable {
         }
     }
 
-    static func view(_ r: MonitorRecord) -> DependencyGate.View {
-        DependencyGate.View(id: r.id, status: MonitorStatus(rawValue: r.status) ?? .pending, lastAt: r.lastAt)
+    static func view(_ r: MonitorRecord, on c: Connection) throws(StoreError) -> DependencyGate.View {
+        DependencyGate.View(id: r.id, status: MonitorStatus(rawValue: r.status) ?? .pending,
+                            newest: try CheckResults.newestID(c, monitorID: r.id))
     }
 }

@@ -5,8 +5,9 @@
 ///   a parent's result is recorded — is one indexed lookup. Deleting either
 ///   monitor removes the row.
 /// - `incidents.held_since`, `held_until`: a `down` incident whose
-///   `monitor_down` waits for the parents' verdict. `held_since` is the time
-///   every parent (and the child) must have a result at least as new as;
+///   `monitor_down` waits for the parents' verdict. `held_since` is the
+///   `check_results.id` every parent (and the child) must have a result at
+///   least as new as (ids order results finer than their one-second times);
 ///   `held_until` when the hub decides with what it has (at most two of the
 ///   child's intervals). Both NULL = not held. In the database, so a hold
 ///   survives a restart and any hub may release it (a conditional UPDATE
