@@ -6,11 +6,14 @@ import Store
 /// JSON shapes of monitors, results, incidents and maintenance windows
 /// (SPEC §5), fields in the spec's order.
 enum MonitoringRepresentation {
-    static func monitor(_ r: MonitorRecord, openIncidentID: Int64?, inMaintenance: Bool, pingURL: String?) -> JSON {
+    /// `dependsOn`: the parents as stored in `monitor_dependencies` (SPEC §12).
+    static func monitor(_ r: MonitorRecord, openIncidentID: Int64?, inMaintenance: Bool, pingURL: String?,
+                        dependsOn: [Int64] = []) -> JSON {
         var o = JSONObject([("id", .int(r.id))])
         if let config = try? MonitorConfig(record: r), case .object(let c) = config.json() {
             for (k, v) in c.entries { o[k] = v }
         }
+        o["depends_on"] = .array(dependsOn.map { .int($0) })
         // Credential headers are write-only (SPEC §6); agents get them
         // through their own protocol, never from here.
         if case .object(var http)? = o["http"], case .object(let headers)? = http["headers"] {
@@ -67,6 +70,7 @@ enum MonitoringRepresentation {
             ("cause", .string(i.cause)), ("locations", .array(i.locations.map { .string($0) })),
             ("opened_at", .time(i.openedAt)), ("closed_at", .time(i.closedAt)),
             ("acknowledged_at", .time(i.acknowledgedAt)), ("acknowledged_by", .from(i.acknowledgedBy)),
+            ("suppressed_by", .from(i.suppressedBy)),
         ])
         o["escalation"] = escalation.map { e in
             .object(JSONObject([("policy_id", .int(e.policyID)), ("step", .from(e.step)), ("next_at", .time(e.nextAt))]))

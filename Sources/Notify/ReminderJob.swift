@@ -108,7 +108,9 @@ public final class ReminderJob: Sendable {
         for listed in open {
             queued += try database.write { c throws(StoreError) -> Int in
                 guard let incident = try Incidents.find(c, id: listed.id), incident.status == "open",
-                      incident.acknowledgedAt == nil else { return 0 }
+                      incident.acknowledgedAt == nil,
+                      // Held or suppressed by a parent (SPEC §12): no alert went out to repeat.
+                      incident.heldUntil == nil, incident.suppressedBy == nil else { return 0 }
                 return try remind(incident, now: now, on: c)
             }
         }

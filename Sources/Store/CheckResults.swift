@@ -118,6 +118,14 @@ public enum CheckResults {
                                    SQLValue(r.latencyMs), SQLValue(r.statusCode), SQLValue(r.error), SQLValue(r.inMaintenance)])
     }
 
+    /// The row id of the monitor's newest result (by time, then by the order
+    /// recorded); served by the (monitor_id, at_ms) index. Dependencies
+    /// compare these ids: "recorded after" is finer than a second.
+    public static func newestID(_ c: Connection, monitorID: Int64) throws(StoreError) -> Int64? {
+        try c.queryOne("SELECT id FROM check_results WHERE monitor_id = ? ORDER BY at_ms DESC, id DESC LIMIT 1",
+                       [.integer(monitorID)]).map { r throws(StoreError) in try r.int("id") }
+    }
+
     /// Whether that location's result of that millisecond is stored: agents
     /// retry uploads after a timeout, and a retried result must not count twice.
     /// Served by the (monitor_id, at_ms) index.

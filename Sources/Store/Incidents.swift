@@ -11,6 +11,12 @@ public struct IncidentRecord: Sendable, Equatable {
     public var closedAt: Int64?
     public var acknowledgedAt: Int64?
     public var acknowledgedBy: String?
+    /// Dependencies (SPEC §12): a `monitor_down` held since this time, until
+    /// `heldUntil` at the latest; nil = not held.
+    public var heldSince: Int64?
+    public var heldUntil: Int64?
+    /// The parent that was down when the hold ended: no alerts for it.
+    public var suppressedBy: Int64?
 
     init(row r: Row) throws(StoreError) {
         id = try r.int("id")
@@ -23,6 +29,9 @@ public struct IncidentRecord: Sendable, Equatable {
         closedAt = try r.optionalInt("closed_at")
         acknowledgedAt = try r.optionalInt("acknowledged_at")
         acknowledgedBy = try r.optionalText("acknowledged_by")
+        heldSince = try r.optionalInt("held_since")
+        heldUntil = try r.optionalInt("held_until")
+        suppressedBy = try r.optionalInt("suppressed_by")
     }
 }
 

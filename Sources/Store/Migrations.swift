@@ -32,6 +32,7 @@ public enum Migrations {
         Schema0017.migration,
         Schema0018.migration,
         Schema0019.migration,
+        Schema0020.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

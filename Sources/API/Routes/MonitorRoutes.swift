@@ -33,9 +33,10 @@ struct MonitorRoutes {
     func render(_ records: [MonitorRecord]) throws -> [JSON] {
         let now = Time.now()
         let open = try monitoring.openIncidentIDs(records)
+        let parents = try monitoring.dependencyMap()
         return zip(records, open).map { r, incident in
             MonitoringRepresentation.monitor(r, openIncidentID: incident, inMaintenance: monitoring.isInMaintenance(r.id, at: now),
-                                             pingURL: monitoring.pingURL(r))
+                                             pingURL: monitoring.pingURL(r), dependsOn: parents[r.id] ?? [])
         }
     }
 

@@ -26,14 +26,20 @@ struct IncidentPages {
                                      try monitoring.monitorNames())
         let escalation = try notify.escalationStatus(of: open)
         return web.adminPage(s, title: "Incidents", current: "/incidents", template: "incidents.html", fields: [
-            "open": .list(open.map { Self.item($0, monitorName: names[$0.monitorID], escalation: escalation[$0.id]) }),
-            "closed": .list(closed.map { Self.item($0, monitorName: names[$0.monitorID]) }),
+            "open": .list(open.map { Self.item($0, monitorName: names[$0.monitorID], escalation: escalation[$0.id], names: names) }),
+            "closed": .list(closed.map { Self.item($0, monitorName: names[$0.monitorID], names: names) }),
         ], flash: Flash.message(req))
     }
 
     /// One incident as the templates show it (also on the monitor page).
-    static func item(_ i: IncidentRecord, monitorName: String?, escalation: EscalationPlan.Status? = nil) -> TemplateValue {
+    /// `names`: monitor names by id, for the parent that suppressed it.
+    static func item(_ i: IncidentRecord, monitorName: String?, escalation: EscalationPlan.Status? = nil,
+                     names: [Int64: String] = [:]) -> TemplateValue {
         [
+            // SPEC §12: "suppressed by <parent>", or the alert still held back.
+            "suppressed_by": .optional(i.suppressedBy.map { names[$0] ?? "monitor \($0)" }),
+            "suppressed_by_id": .optional(i.suppressedBy.map { String($0) }),
+            "held": .bool(i.heldUntil != nil && i.suppressedBy == nil),
             "escalation": .optional(escalation.map(Self.escalationText)),
             "id": .int(i.id), "monitor_id": .int(i.monitorID), "monitor_name": .optional(monitorName),
             "kind": .string(i.kind), "status": .string(i.status), "cause": .string(i.cause),

@@ -73,12 +73,15 @@ struct MonitorPages {
         static let numbers = ["interval", "timeout", "retries", "priority", "escalation_policy_id"]
         static let types = ["http", "tcp", "dns", "tls", "heartbeat"]
         var values: [String: String] = ["type": "http", "interval": "60", "timeout": "10", "retries": "1"]
+        /// The multi-select's choices as sent (SPEC §12 `depends_on`).
+        var dependsOn: [String] = []
 
         init() {}
 
         init(_ req: HTTPRequest) {
             values = [:]
             for f in Self.fields { values[f] = Substring(req.form(f) ?? "").trimmingSpaces() }
+            dependsOn = req.formValues("depends_on")
         }
 
         /// The API body: numbers that parse become integers; anything else is
@@ -97,11 +100,16 @@ struct MonitorPages {
                     o[f] = .string(v)
                 }
             }
+            if !dependsOn.isEmpty { o["depends_on"] = .array(dependsOn.map { v in Int64(v).map { .int($0) } ?? .string(v) }) }
             return .object(o)
         }
 
-        func context(error: JSONFieldError?, policies: [EscalationPolicyRecord]) -> [String: TemplateValue] {
+        func context(error: JSONFieldError?, policies: [EscalationPolicyRecord],
+                     monitors: [MonitorRecord] = []) -> [String: TemplateValue] {
             var ctx: [String: TemplateValue] = [:]
+            ctx["monitors"] = .list(monitors.map { m in
+                ["id": .int(m.id), "name": .string(m.name), "selected": .bool(dependsOn.contains(String(m.id)))]
+            })
             for f in Self.fields { ctx[f] = .string(values[f] ?? "") }
             ctx["types"] = .list(Self.types.map { ["value": .string($0), "selected": .bool($0 == values["type"])] })
             ctx["priorities"] = MonitorPages.priorityOptions(selected: values["priority"] ?? "")
@@ -122,7 +130,8 @@ struct MonitorPages {
 
     func formPage(_ s: SignedIn, _ form: MonitorForm, error: JSONFieldError?) throws -> HTTPResponse {
         web.adminPage(s, title: "New monitor", current: "/", template: "monitor_new.html",
-                      fields: form.context(error: error, policies: try notify.policies()), status: error == nil ? 200 : 400)
+                      fields: form.context(error: error, policies: try notify.policies(), monitors: try monitoring.allMonitors()),
+                      status: error == nil ? 200 : 400)
     }
 
     /// The escalation policy select: "None" first, then every policy.
@@ -143,7 +152,7 @@ struct MonitorPages {
         do {
             record = try monitoring.create(config)
         } catch let error as JSONFieldError {
-            // A policy deleted while the form was open.
+            // A policy or parent deleted while the form was open, or a cycle.
             return try formPage(s, form, error: error)
         }
         return web.redirect("/monitors/\(record.id)?flash=created")
@@ -170,7 +179,11 @@ struct MonitorPages {
                 "error": .optional(r.error), "in_maintenance": .bool(r.inMaintenance),
             ]
         }
-        let incidentItems: [TemplateValue] = incidents.map { IncidentPages.item($0, monitorName: nil) }
+        let names = try monitoring.monitorNames()
+        let incidentItems: [TemplateValue] = incidents.map { IncidentPages.item($0, monitorName: nil, names: names) }
+        let parents: [TemplateValue] = try monitoring.dependencyMap()[id, default: []].map { p in
+            ["id": .int(p), "name": .string(names[p] ?? "monitor \(p)")]
+        }
         let context: [String: TemplateValue] = [
             "id": .int(record.id), "name": .string(record.name), "type": .string(record.type), "target": .optional(record.target),
             "ping_url": .optional(monitoring.pingURL(record)),
@@ -179,7 +192,7 @@ struct MonitorPages {
             "paused": .bool(record.paused), "in_maintenance": .bool(monitoring.isInMaintenance(id, at: now)),
             "last_check": .string(WebTime.text(record.lastAt)), "last_error": .optional(record.lastError),
             "chart": .string(chart), "chart_summary": .string(Charts.historySummary(samples, from: now - 86_400, to: now)),
-            "results": .list(results), "incidents": .list(incidentItems),
+            "results": .list(results), "incidents": .list(incidentItems), "depends_on": .list(parents),
             "priority": .string(record.priority.map { String($0) } ?? "default"),
             "priorities": Self.priorityOptions(selected: record.priority.map { String($0) } ?? ""),
             "policies": Self.policyOptions(try notify.policies(), selected: record.escalationPolicyID),

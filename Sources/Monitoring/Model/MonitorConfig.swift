@@ -61,6 +61,11 @@ public struct MonitorConfig: Sendable, Equatable {
     public var priority: Int64?
     /// The escalation policy its `down` incidents follow (SPEC §10); nil = none.
     public var escalationPolicyID: Int64?
+    /// The monitors this one depends on (SPEC §12), kept in
+    /// `monitor_dependencies` rather than on the monitor's row; nil = not
+    /// given (a configuration read from the row, or a PATCH without the
+    /// field): the stored ones stay.
+    public var dependsOn: [Int64]?
     public var http: HTTPSettings?
     public var dns: DNSSettings?
     public var heartbeat: HeartbeatSettings?
@@ -69,6 +74,15 @@ public struct MonitorConfig: Sendable, Equatable {
         self.name = name
         self.type = type
         self.target = target
+    }
+
+    /// The configuration as the registry keeps it: without `dependsOn`, which
+    /// is read from its table (a cached copy would go stale when another hub
+    /// changes it, and the next PATCH would write that copy back).
+    public var cached: MonitorConfig {
+        var c = self
+        c.dependsOn = nil
+        return c
     }
 
     /// Whether certificate expiry is tracked: https and tls monitors.
@@ -115,6 +129,7 @@ public struct MonitorConfig: Sendable, Equatable {
             ("escalation_policy_id", .from(escalationPolicyID)),
             ("tags", .array(tags.map { .string($0) })),
         ])
+        if let dependsOn { o["depends_on"] = .array(dependsOn.map { .int($0) }) }
         for (k, v) in settingsJSON().entries { o[k] = v }
         return .object(o)
     }

@@ -76,6 +76,9 @@ public enum MonitorValidator {
         if let id = m.escalationPolicyID, id < 1 {
             throw JSONFieldError(field: "escalation_policy_id", message: "escalation_policy_id must be an escalation policy id, or null.")
         }
+        // Existence and cycles need the other monitors: checked where the
+        // monitor is written (`MonitoringService.checkDependencies`).
+        m.dependsOn = try DependencyGraph.parse(b.object["depends_on"])
 
         try refuse(b, "http", unless: type == .http)
         try refuse(b, "dns", unless: type == .dns)

@@ -23,11 +23,13 @@ extension MonitoringService {
         let wake = self.wake
         let stored = try database.write { c in
             try Self.checkPolicy(config, on: c)
+            try Self.checkDependencies(config, monitorID: nil, on: c)
             let stored = try Monitors.insert(c, record, now: Time.now())
+            if let parents = config.dependsOn { try Dependencies.replace(c, monitorID: stored.id, parents: parents) }
             try wake.send(c, .monitors)
             return stored
         }
-        registry.set(stored.id, .init(config: config, createdAt: stored.createdAt, pingKey: stored.pingKey))
+        registry.set(stored.id, .init(config: config.cached, createdAt: stored.createdAt, pingKey: stored.pingKey))
         agents.assignmentsChanged()
         // Its tags may put it in a window that names them.
         if !config.tags.isEmpty { try calendar.reload() }
@@ -43,13 +45,15 @@ extension MonitoringService {
         let wake = self.wake
         guard let stored = try database.write({ c -> MonitorRecord? in
             try Self.checkPolicy(config, on: c)
+            try Self.checkDependencies(config, monitorID: id, on: c)
             guard let stored = try Monitors.updateConfig(c, record, now: Time.now()) else { return nil }
+            if let parents = config.dependsOn { try Dependencies.replace(c, monitorID: id, parents: parents) }
             try wake.send(c, .monitors)
             return stored
         }) else {
             throw MonitoringError.notFound("No monitor with id \(id).")
         }
-        registry.set(id, .init(config: config, createdAt: stored.createdAt, pingKey: stored.pingKey))
+        registry.set(id, .init(config: config.cached, createdAt: stored.createdAt, pingKey: stored.pingKey))
         agents.assignmentsChanged()
         if config.tags != before.tags { try calendar.reload() }
         // `paused` goes through pause/resume so incidents close and state resets.
@@ -68,6 +72,23 @@ extension MonitoringService {
         if try EscalationPolicies.find(c, id: id) == nil {
             throw JSONFieldError(field: "escalation_policy_id", message: "No escalation policy with id \(id).")
         }
+    }
+
+    /// `depends_on` names existing monitors and makes no cycle (`400` naming
+    /// the field), judged against the edges as this transaction sees them.
+    static func checkDependencies(_ config: MonitorConfig, monitorID: Int64?, on c: Connection) throws {
+        guard let parents = config.dependsOn, !parents.isEmpty else { return }
+        var existing = Set<Int64>()
+        for p in parents where try Monitors.find(c, id: p) != nil { existing.insert(p) }
+        try DependencyGraph.check(monitorID: monitorID, parents: parents, existing: existing, edges: try Dependencies.all(c))
+    }
+
+    /// The parents of every monitor that has some (one read of the edges,
+    /// for lists of monitors).
+    public func dependencyMap() throws -> [Int64: [Int64]] {
+        var out: [Int64: [Int64]] = [:]
+        for e in try database.read({ c in try Dependencies.all(c) }) { out[e.child, default: []].append(e.parent) }
+        return out
     }
 
     public func delete(id: Int64) throws {

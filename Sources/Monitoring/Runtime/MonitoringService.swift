@@ -38,6 +38,8 @@ public final class MonitoringService: Sendable {
     let scheduler: Scheduler
     let heartbeats: HeartbeatWatcher
     let retention: RetentionJob
+    /// Ends dependency holds that ran out (SPEC §12).
+    public let dependencies: DependencyJob
     /// Heartbeat pings, written in groups through `writer`.
     let pingIngest: PingIngest
     let checksRun = Counter()
@@ -65,6 +67,7 @@ public final class MonitoringService: Sendable {
         writer = BatchWriter(database: database)
         self.calendar = calendar ?? MaintenanceCalendar(database: database)
         recorder = ResultRecorder(hubLocation: settings.location, calendar: self.calendar, sink: eventSink, roster: AgentRoster())
+        dependencies = DependencyJob(database: database, recorder: recorder)
         agents = AgentService(database: database, writer: writer, recorder: recorder, registry: registry,
                               pollInterval: settings.agentPollInterval, clock: agentClock, leads: { cluster.isLeader },
                               nodeID: cluster.isShared ? cluster.nodeID : nil, wake: wake)
@@ -107,6 +110,7 @@ public final class MonitoringService: Sendable {
         scheduler.start()
         heartbeats.start()
         retention.start()
+        dependencies.start()
         Log.shared.info("monitoring started", ["monitors": "\(records.count)", "location": settings.location])
     }
 
@@ -116,6 +120,7 @@ public final class MonitoringService: Sendable {
         scheduler.stop()
         heartbeats.stop()
         retention.stop()
+        dependencies.stop()
         agents.stop()
         let dues = registry.all().compactMap { id, _ in scheduler.nextDue(id: id).map { (id, $0) } }
         do {

@@ -44,7 +44,7 @@ public struct ResultRecorder: Sendable {
             last = try store(r, config: config, record: record, inMaintenance: inMaintenance, on: c)
         }
         let (next, effects) = StateMachine.apply(input, to: state, policy: policy(config), inMaintenance: inMaintenance)
-        try write(effects, monitorID: monitorID, at: at, on: c)
+        try write(effects, monitorID: monitorID, interval: config.interval, at: at, on: c)
         var paused = record.paused
         if case .pause = input { paused = true }
         if case .resume = input { paused = false }
@@ -56,6 +56,9 @@ public struct ResultRecorder: Sendable {
             try Monitors.updateState(c, id: monitorID, status: next.status.rawValue, statusSince: next.statusSince,
                                      state: encoded, paused: paused)
         }
+        // With the new state stored: held alerts of this monitor and of its
+        // children may be decided now (docs/monitoring.md "Dependencies").
+        try holds.settle(after: monitorID, at: at, on: c)
         return returning ? try Monitors.find(c, id: monitorID) : nil
     }
 
@@ -105,8 +108,13 @@ public struct ResultRecorder: Sendable {
                                   statusCode: r.statusCode.map(Int64.init), error: r.error, certNotAfter: r.certNotAfter)
     }
 
-    private func write(_ effects: [Effect], monitorID: Int64, at: Int64, on c: Connection) throws {
+    var holds: DependencyHolds { DependencyHolds(calendar: calendar, sink: sink) }
+
+    private func write(_ effects: [Effect], monitorID: Int64, interval: Int64, at: Int64, on c: Connection) throws {
         var lastClosed: Int64?
+        // A closed incident whose alert was held or suppressed: nothing went
+        // out for it, so its recovery sends nothing either (SPEC §12).
+        var closedQuietly = false
         var closed: [(IncidentRecord, String)] = []
         var incidentsChanged = false
         for effect in effects {
@@ -122,6 +130,7 @@ public struct ResultRecorder: Sendable {
             case .closeIncident(let kind, let reason):
                 if let incident = try Incidents.close(c, monitorID: monitorID, kind: kind.rawValue, at: at) {
                     lastClosed = incident.id
+                    closedQuietly = incident.heldUntil != nil || incident.suppressedBy != nil
                     closed.append((incident, reason))
                     incidentsChanged = true
                 }
@@ -130,6 +139,9 @@ public struct ResultRecorder: Sendable {
                     try Incidents.addTimeline(c, incidentID: open.id, at: at, event: event, detail: detail)
                 }
             case .event(let kind, let cause, let locations, let suppressed):
+                if kind == .monitorDown, !suppressed,
+                   try holds.holdAlert(monitorID: monitorID, interval: interval, at: at, on: c) { continue }
+                if kind == .monitorUp, closedQuietly { continue }
                 let incident: Int64?
                 switch kind {
                 case .monitorDown: incident = try Incidents.findOpen(c, monitorID: monitorID, kind: "down")?.id

@@ -13,6 +13,14 @@ public enum TimelineEvent {
     public static let locationDegraded = "location_degraded"
     /// An open `expiry` incident now sees a different certificate, still within the threshold.
     public static let certificateChanged = "certificate_changed"
+    /// Dependencies (SPEC §12): the `monitor_down` waits for the parents'
+    /// results; the hold ended with the incident suppressed by a parent that
+    /// is down, or with the alert sent (`alerted`); a suppressing parent
+    /// recovered, so the monitor's next result decides.
+    public static let held = "held"
+    public static let suppressed = "suppressed"
+    public static let alerted = "alerted"
+    public static let parentRecovered = "parent_recovered"
     /// Recorded by the API, never by the state machine.
     public static let acknowledged = "acknowledged"
 }
