@@ -10,6 +10,8 @@ public struct HTTPSettings: Sendable, Equatable {
     public var keywordAbsent = false
     public var followRedirects = true
     public var verifyTLS = true
+    /// JSON checks on the body (SPEC §12), all of which must hold.
+    public var json: [JSONAssertion] = []
 
     public init() {}
 
@@ -17,6 +19,7 @@ public struct HTTPSettings: Sendable, Equatable {
         a.method == b.method && a.headers.elementsEqual(b.headers, by: { $0.name == $1.name && $0.value == $1.value })
             && a.body == b.body && a.expectedStatus == b.expectedStatus && a.keyword == b.keyword
             && a.keywordAbsent == b.keywordAbsent && a.followRedirects == b.followRedirects && a.verifyTLS == b.verifyTLS
+            && a.json == b.json
     }
 }
 
@@ -87,6 +90,7 @@ public struct MonitorConfig: Sendable, Equatable {
                 ("keyword_absent", .bool(h.keywordAbsent)),
                 ("follow_redirects", .bool(h.followRedirects)),
                 ("verify_tls", .bool(h.verifyTLS)),
+                ("json", .array(h.json.map { $0.json() })),
             ]))
         }
         if let d = dns {

@@ -134,6 +134,7 @@ public enum MonitorValidator {
         h.keywordAbsent = try f.bool("keyword_absent") ?? false
         h.followRedirects = try f.bool("follow_redirects") ?? true
         h.verifyTLS = try f.bool("verify_tls") ?? true
+        h.json = try JSONAssertion.parseList(f.object["json"], field: f.name("json"))
         return h
     }
 

@@ -96,6 +96,9 @@ public final class CheckExecutor: Sendable {
                 failure = "keyword \"\(keyword)\" not found"
             }
         }
+        if failure == nil, !settings.json.isEmpty {
+            failure = JSONCheck.failure(of: settings.json, body: response.body, truncated: response.bodyTruncated)
+        }
         return CheckResult(at: at, location: location, outcome: failure == nil ? .up : .down, latencyMs: latency,
                            statusCode: response.status, error: failure, certNotAfter: cert)
     }
