@@ -61,7 +61,7 @@ struct MonitorPages {
     struct MonitorForm {
         static let fields = ["name", "type", "target", "interval", "timeout", "retries", "priority", "escalation_policy_id"]
         static let numbers = ["interval", "timeout", "retries", "priority", "escalation_policy_id"]
-        static let types = ["http", "tcp", "dns", "tls", "heartbeat"]
+        static let types = ["http", "tcp", "dns", "tls", "ping", "heartbeat"]
         var values: [String: String] = ["type": "http", "interval": "60", "timeout": "10", "retries": "1"]
 
         init() {}

@@ -32,6 +32,13 @@ public struct DNSSettings: Sendable, Equatable {
     public init() {}
 }
 
+/// Settings of a `ping` monitor (SPEC §12).
+public struct PingSettings: Sendable, Equatable {
+    /// ICMP echo requests per check, 1–10.
+    public var count = 3
+    public init() {}
+}
+
 /// When a `heartbeat` monitor expects its pings.
 public enum HeartbeatSettings: Sendable, Equatable {
     case period(seconds: Int64, grace: Int64)
@@ -65,6 +72,7 @@ public struct MonitorConfig: Sendable, Equatable {
     public var http: HTTPSettings?
     public var dns: DNSSettings?
     public var heartbeat: HeartbeatSettings?
+    public var ping: PingSettings?
 
     public init(name: String, type: MonitorType, target: String?) {
         self.name = name
@@ -95,6 +103,9 @@ public struct MonitorConfig: Sendable, Equatable {
         }
         if let d = dns {
             o["dns"] = ["record_type": .string(d.recordType), "expected": .from(d.expected), "resolver": .from(d.resolver)]
+        }
+        if let p = ping {
+            o["ping"] = ["count": .int(Int64(p.count))]
         }
         if let hb = heartbeat {
             switch hb {
