@@ -10,11 +10,13 @@
 ///   Changes", lang_altertable.html): `writable_schema`, then a new
 ///   `schema_version` so every connection re-reads the schema.
 /// - `packet_loss`: the share of echo requests without a reply, 0–1, on
-///   each result and on the monitor's last check; NULL for other types.
+///   each result, on the monitor's last check and on an agent's answer to a
+///   check-now relayed between hubs; NULL for other types.
 enum Schema0021 {
     static let migration = Migration(name: "0021_ping", sql: """
         ALTER TABLE check_results ADD COLUMN packet_loss REAL;
         ALTER TABLE monitors ADD COLUMN last_packet_loss REAL;
+        ALTER TABLE check_requests ADD COLUMN answer_packet_loss REAL;
         """, step: widenTypeCheck)
 
     static let oldTypes = "CHECK (type IN ('http', 'tcp', 'dns', 'tls', 'heartbeat'))"
