@@ -52,6 +52,11 @@ COPY --from=build /out/pingtxt /usr/local/bin/pingtxt
 
 ENV PINGTXT_DATABASE_PATH=/data/pingtxt.db \
     PINGTXT_SERVER_LISTEN=0.0.0.0:8080
+# Ping monitors (docs/monitoring.md#ping) use unprivileged ICMP datagram
+# sockets: the container's net.ipv4.ping_group_range must include gid 10001,
+# e.g. `docker run --sysctl net.ipv4.ping_group_range="10001 10001"` (recent
+# Docker engines set "0 2147483647" in containers already). As a non-root
+# user the raw-socket fallback would need CAP_NET_RAW as a file capability.
 USER pingtxt:pingtxt
 WORKDIR /data
 VOLUME /data

@@ -27,6 +27,7 @@ enum MonitoringRepresentation {
             o["last_check"] = .object(JSONObject([
                 ("at", .time(at)), ("location", .from(r.lastLocation)), ("status", .from(r.lastStatus)),
                 ("latency_ms", .from(r.lastLatencyMs)), ("status_code", .from(r.lastStatusCode)), ("error", .from(r.lastError)),
+                ("packet_loss", lossJSON(r.lastPacketLoss)),
             ]))
         } else {
             o["last_check"] = .null
@@ -43,9 +44,12 @@ enum MonitoringRepresentation {
         .object(JSONObject([
             ("id", .int(r.id)), ("at", .time(r.atMs / 1000)), ("location", .string(r.location)), ("status", .string(r.status)),
             ("latency_ms", .from(r.latencyMs)), ("status_code", .from(r.statusCode)), ("error", .from(r.error)),
-            ("in_maintenance", .bool(r.inMaintenance)),
+            ("in_maintenance", .bool(r.inMaintenance)), ("packet_loss", lossJSON(r.packetLoss)),
         ]))
     }
+
+    /// 0–1, or null for checks other than ping.
+    static func lossJSON(_ loss: Double?) -> JSON { loss.map { .double($0) } ?? .null }
 
     /// A result just produced by check-now.
     static func freshResult(_ r: CheckResult, degradedAfterMs: Int64?) -> JSON {
@@ -60,6 +64,7 @@ enum MonitoringRepresentation {
         return .object(JSONObject([
             ("location", .string(r.location)), ("status", .string(status)), ("latency_ms", .from(r.latencyMs.map(Int64.init))),
             ("status_code", .from(r.statusCode.map(Int64.init))), ("error", .from(r.error)), ("at", .time(r.at)),
+            ("packet_loss", lossJSON(r.packetLoss)),
         ]))
     }
 

@@ -1,4 +1,5 @@
 import Core
+import Monitoring
 import Notify
 
 /// The OpenAPI 3.1 description of every endpoint the hub serves. Built once
@@ -145,6 +146,9 @@ enum OpenAPIDocument {
     /// Every channel type the hub delivers (SPEC §6), from the enum itself.
     static let channelTypes = JSON.array(ChannelType.allCases.map { .string($0.rawValue) })
 
+    /// Ping results: the share of echo requests unanswered; null for other types.
+    static let lossSchema: JSON = ["type": ["number", "null"], "minimum": 0, "maximum": 1]
+
     static let schemas: JSON = [
         "Error": ["type": "object", "required": ["error"],
                   "properties": ["error": ["type": "object", "required": ["code", "message"],
@@ -176,9 +180,9 @@ enum OpenAPIDocument {
         "TokenCreate": ["type": "object", "required": ["name"],
                         "properties": ["name": ["type": "string"], "scope": ["enum": ["read", "write"], "default": "read"],
                                        "expires_at": ["type": "string", "format": "date-time"]]],
-        "Monitor": ["type": "object", "description": "See SPEC §5; type-specific settings in http, dns or heartbeat.",
+        "Monitor": ["type": "object", "description": "See SPEC §5 and §12; type-specific settings in http, dns, ping or heartbeat.",
                     "properties": ["id": ["type": "integer"], "name": ["type": "string"],
-                                   "type": ["enum": ["http", "tcp", "dns", "tls", "heartbeat"]], "target": ["type": ["string", "null"]],
+                                   "type": ["enum": ["http", "tcp", "dns", "tls", "ping", "heartbeat"]], "target": ["type": ["string", "null"]],
                                    "interval": ["type": "integer"], "timeout": ["type": "integer"], "retries": ["type": "integer"],
                                    "paused": ["type": "boolean"], "locations": ["type": "array", "items": ["type": "string"]],
                                    "tags": tagsProperty,
@@ -188,14 +192,14 @@ enum OpenAPIDocument {
                                                   "description": "parent monitor ids (SPEC §12)"],
                                    "priority": ["type": ["integer", "null"], "minimum": 0, "maximum": 10,
                                                 "description": "null = the defaults per event (SPEC §10)"],
-                                   "http": ["type": "object"], "dns": ["type": "object"],
+                                   "http": ["type": "object"], "dns": ["type": "object"], "ping": ["type": "object"],
                                    "heartbeat": ["type": "object"], "ping_url": ["type": "string"],
                                    "status": ["enum": ["pending", "up", "degraded", "down", "paused"]],
                                    "status_since": ["type": "string", "format": "date-time"], "last_check": ["type": ["object", "null"]],
                                    "cert_expires_at": ["type": ["string", "null"]], "open_incident_id": ["type": ["integer", "null"]],
                                    "in_maintenance": ["type": "boolean"], "created_at": ["type": "string"], "updated_at": ["type": "string"]]],
         "MonitorInput": ["type": "object", "required": ["name", "type"],
-                         "properties": ["name": ["type": "string"], "type": ["enum": ["http", "tcp", "dns", "tls", "heartbeat"]],
+                         "properties": ["name": ["type": "string"], "type": ["enum": ["http", "tcp", "dns", "tls", "ping", "heartbeat"]],
                                         "target": ["type": "string"], "interval": ["type": "integer", "minimum": 10, "maximum": 86400, "default": 60],
                                         "timeout": ["type": "integer", "minimum": 1, "maximum": 300, "default": 10],
                                         "retries": ["type": "integer", "minimum": 0, "maximum": 10, "default": 1],
@@ -211,7 +215,10 @@ enum OpenAPIDocument {
                                         "http": ["type": "object", "properties": ["method": ["type": "string"], "headers": ["type": "object"],
                                                                                   "body": ["type": ["string", "null"]], "expected_status": ["type": "string"],
                                                                                   "keyword": ["type": ["string", "null"]], "keyword_absent": ["type": "boolean"],
-                                                                                  "follow_redirects": ["type": "boolean"], "verify_tls": ["type": "boolean"]]],
+                                                                                  "follow_redirects": ["type": "boolean"], "verify_tls": ["type": "boolean"],
+                                                                                  "json": ["type": ["array", "null"], "maxItems": 20,
+                                                                                           "items": ["$ref": "#/components/schemas/JSONAssertion"]]]],
+                                        "ping": ["type": "object", "properties": ["count": ["type": "integer", "minimum": 1, "maximum": 10, "default": 3]]],
                                         "dns": ["type": "object", "properties": ["record_type": ["enum": ["A", "AAAA", "CNAME", "MX", "TXT", "NS"]],
                                                                                  "expected": ["type": ["string", "null"]], "resolver": ["type": ["string", "null"]]]],
                                         "heartbeat": ["type": "object", "properties": ["period": ["type": "integer", "minimum": 10],
@@ -220,10 +227,16 @@ enum OpenAPIDocument {
         "CheckResult": ["type": "object", "properties": ["id": ["type": "integer"], "at": ["type": "string"], "location": ["type": "string"],
                                                          "status": ["enum": ["up", "degraded", "down"]], "latency_ms": ["type": ["integer", "null"]],
                                                          "status_code": ["type": ["integer", "null"]], "error": ["type": ["string", "null"]],
-                                                         "in_maintenance": ["type": "boolean"]]],
+                                                         "in_maintenance": ["type": "boolean"], "packet_loss": lossSchema]],
         "FreshResult": ["type": "object", "properties": ["location": ["type": "string"], "status": ["type": "string"],
                                                          "latency_ms": ["type": ["integer", "null"]], "status_code": ["type": ["integer", "null"]],
-                                                         "error": ["type": ["string", "null"]], "at": ["type": "string"]]],
+                                                         "error": ["type": ["string", "null"]], "at": ["type": "string"],
+                                                         "packet_loss": lossSchema]],
+        "JSONAssertion": ["type": "object", "required": ["path", "op"],
+                          "description": "A JSON check on the body (SPEC §12, docs/monitoring.md); fails the check as down with a cause such as `$.status is \"degraded\", expected == \"ok\"`.",
+                          "properties": ["path": ["type": "string", "description": "$ then .name, [\"name\"] or [index] steps"],
+                                         "op": ["enum": .array(JSONAssertion.Op.allCases.map { .string($0.rawValue) })],
+                                         "value": ["description": "any JSON value; absent or null for exists and not_exists"]]],
         "Uptime": ["type": "object", "properties": ["period": ["type": "string"], "uptime": ["type": ["number", "null"]],
                                                     "checks": ["type": "integer"], "avg_latency_ms": ["type": ["integer", "null"]],
                                                     "p95_latency_ms": ["type": ["integer", "null"]], "maintenance_seconds": ["type": "integer"]]],

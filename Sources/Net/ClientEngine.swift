@@ -19,7 +19,12 @@ import Glibc
 public final class ClientEngine: Sendable {
     private let mailboxes: [ClientMailbox]
     private let threads: Mutex<[ThreadHandle]>
-    private let resolver: Resolver
+    let resolver: Resolver
+    /// Ping checks wait in `poll` for their replies (at most their timeout
+    /// each): a few threads of their own, started on first use, keep them
+    /// off the loops. ICMP's kernel-side filtering makes an epoll loop for
+    /// them more machinery than ping checks at monitoring rates need.
+    let pingPool = WorkerPool(threads: 8, name: "ping")
     private let roundRobin = Atomic<Int>(0)
     private let closed = Atomic<Bool>(false)
 
@@ -101,6 +106,7 @@ public final class ClientEngine: Sendable {
         let list = threads.withLock { l in let c = l; l = []; return c }
         for t in list { t.join() }
         resolver.shutdown()
+        pingPool.shutdown()
     }
 
     private func post(_ job: ClientJob) {

@@ -10,9 +10,11 @@ public struct CheckResultRecord: Sendable, Equatable {
     public var statusCode: Int64?
     public var error: String?
     public var inMaintenance: Bool
+    /// Ping checks: 0–1 (SPEC §12); nil for other types.
+    public var packetLoss: Double?
 
     public init(monitorID: Int64, atMs: Int64, location: String, status: String, latencyMs: Int64?,
-                statusCode: Int64?, error: String?, inMaintenance: Bool) {
+                statusCode: Int64?, error: String?, inMaintenance: Bool, packetLoss: Double? = nil) {
         self.monitorID = monitorID
         self.atMs = atMs
         self.location = location
@@ -21,13 +23,14 @@ public struct CheckResultRecord: Sendable, Equatable {
         self.statusCode = statusCode
         self.error = error
         self.inMaintenance = inMaintenance
+        self.packetLoss = packetLoss
     }
 
     init(row r: Row) throws(StoreError) {
         self.init(monitorID: try r.int("monitor_id"), atMs: try r.int("at_ms"), location: try r.text("location"),
                   status: try r.text("status"), latencyMs: try r.optionalInt("latency_ms"),
                   statusCode: try r.optionalInt("status_code"), error: try r.optionalText("error"),
-                  inMaintenance: try r.bool("in_maintenance"))
+                  inMaintenance: try r.bool("in_maintenance"), packetLoss: try r.optionalDouble("packet_loss"))
         id = try r.int("id")
     }
 }
@@ -73,8 +76,8 @@ public struct RollupRecord: Sendable, Equatable {
 public enum CheckResults {
     enum SQL {
         static let insert = """
-            INSERT INTO check_results (monitor_id, at_ms, location, status, latency_ms, status_code, error, in_maintenance)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO check_results (monitor_id, at_ms, location, status, latency_ms, status_code, error, in_maintenance,
+                packet_loss) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         static let list = """
             SELECT * FROM check_results WHERE monitor_id = ?1 AND at_ms >= ?2 AND at_ms < ?3
@@ -105,17 +108,18 @@ public enum CheckResults {
     /// Several results in multi-row statements (a group of heartbeat pings).
     public static func insertMany(_ c: Connection, _ rows: [CheckResultRecord]) throws(StoreError) {
         try BulkRows.run(c, rows, statement: { k in
-            "INSERT INTO check_results (monitor_id, at_ms, location, status, latency_ms, status_code, error, in_maintenance) VALUES "
-                + BulkRows.placeholders(rows: k, columns: 8)
+            "INSERT INTO check_results (monitor_id, at_ms, location, status, latency_ms, status_code, error, in_maintenance, packet_loss) VALUES "
+                + BulkRows.placeholders(rows: k, columns: 9)
         }, values: { r in
             [.integer(r.monitorID), .integer(r.atMs), .text(r.location), .text(r.status), SQLValue(r.latencyMs),
-             SQLValue(r.statusCode), SQLValue(r.error), SQLValue(r.inMaintenance)]
+             SQLValue(r.statusCode), SQLValue(r.error), SQLValue(r.inMaintenance), SQLValue(r.packetLoss)]
         })
     }
 
     public static func insert(_ c: Connection, _ r: CheckResultRecord) throws(StoreError) {
         try c.executeDeferred(SQL.insert, [.integer(r.monitorID), .integer(r.atMs), .text(r.location), .text(r.status),
-                                   SQLValue(r.latencyMs), SQLValue(r.statusCode), SQLValue(r.error), SQLValue(r.inMaintenance)])
+                                   SQLValue(r.latencyMs), SQLValue(r.statusCode), SQLValue(r.error), SQLValue(r.inMaintenance),
+                                   SQLValue(r.packetLoss)])
     }
 
     /// The row id of the monitor's newest result (by time, then by the order

@@ -3,12 +3,19 @@ import Core
 
 /// One schema change, identified forever by its name.
 public struct Migration: Sendable, Equatable {
+    public typealias Step = @Sendable (Connection) throws(StoreError) -> Void
     public let name: String
     public let sql: String
-    public init(name: String, sql: String) {
+    /// Runs after `sql` in the same transaction, for the rare change one
+    /// script cannot say on both engines (0021 widens a CHECK constraint).
+    public let step: Step?
+    public init(name: String, sql: String, step: Step? = nil) {
         self.name = name
         self.sql = sql
+        self.step = step
     }
+
+    public static func == (a: Migration, b: Migration) -> Bool { a.name == b.name && a.sql == b.sql }
 }
 
 /// Ordered, named migrations recorded in `schema_migrations`. Append only:
@@ -33,6 +40,7 @@ public enum Migrations {
         Schema0018.migration,
         Schema0019.migration,
         Schema0020.migration,
+        Schema0021.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write
@@ -64,6 +72,7 @@ public enum Migrations {
                     return false
                 }
                 try c.executeScript(m.sql)
+                try m.step?(c)
                 try c.execute("INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
                               [.text(m.name), .integer(Time.now())])
                 return true
@@ -94,7 +103,10 @@ public enum Migrations {
     /// the same history. The caller holds `lockAgainstOtherHubs`.
     static func createSchema(_ migrations: [Migration], on c: Connection) throws(StoreError) {
         try prepare(c)
-        for m in migrations { try c.executeScript(m.sql) }
+        for m in migrations {
+            try c.executeScript(m.sql)
+            try m.step?(c)
+        }
     }
 
     /// Recorded migration names in the order they were applied (names

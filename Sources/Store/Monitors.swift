@@ -40,6 +40,8 @@ public struct MonitorRecord: Sendable, Equatable {
     public var lastLatencyMs: Int64?
     public var lastStatusCode: Int64?
     public var lastError: String?
+    /// The last ping check's packet loss, 0–1 (SPEC §12).
+    public var lastPacketLoss: Double?
     public var certNotAfter: Int64?
     public var createdAt: Int64 = 0
     public var updatedAt: Int64 = 0
@@ -77,6 +79,7 @@ public struct MonitorRecord: Sendable, Equatable {
         lastLatencyMs = try r.optionalInt("last_latency_ms")
         lastStatusCode = try r.optionalInt("last_status_code")
         lastError = try r.optionalText("last_error")
+        lastPacketLoss = try r.optionalDouble("last_packet_loss")
         certNotAfter = try r.optionalInt("cert_not_after")
         createdAt = try r.int("created_at")
         updatedAt = try r.int("updated_at")
@@ -134,7 +137,7 @@ public enum Monitors {
         static let updateStateAndLast = """
             UPDATE monitors SET status = ?, status_since = ?, state = ?, paused = ?,
                 last_at = ?, last_location = ?, last_status = ?, last_latency_ms = ?,
-                last_status_code = ?, last_error = ?, cert_not_after = coalesce(?, cert_not_after) WHERE id = ?
+                last_status_code = ?, last_error = ?, last_packet_loss = ?, cert_not_after = coalesce(?, cert_not_after) WHERE id = ?
             """
         static let setNextDue = "UPDATE monitors SET next_due_ms = ? WHERE id = ?"
         static let delete = "DELETE FROM monitors WHERE id = ?"
@@ -242,8 +245,9 @@ public enum Monitors {
         public var statusCode: Int64?
         public var error: String?
         public var certNotAfter: Int64?
+        public var packetLoss: Double?
         public init(at: Int64, location: String, status: String, latencyMs: Int64?, statusCode: Int64?, error: String?,
-                    certNotAfter: Int64?) {
+                    certNotAfter: Int64?, packetLoss: Double? = nil) {
             self.at = at
             self.location = location
             self.status = status
@@ -251,6 +255,7 @@ public enum Monitors {
             self.statusCode = statusCode
             self.error = error
             self.certNotAfter = certNotAfter
+            self.packetLoss = packetLoss
         }
     }
 
@@ -260,7 +265,8 @@ public enum Monitors {
                                    paused: Bool, last l: LastCheck) throws(StoreError) {
         try c.executeDeferred(SQL.updateStateAndLast, [.text(status), .integer(statusSince), .text(state), SQLValue(paused),
                                                .integer(l.at), .text(l.location), .text(l.status), SQLValue(l.latencyMs),
-                                               SQLValue(l.statusCode), SQLValue(l.error), SQLValue(l.certNotAfter), .integer(id)])
+                                               SQLValue(l.statusCode), SQLValue(l.error), SQLValue(l.packetLoss),
+                                               SQLValue(l.certNotAfter), .integer(id)])
     }
 
     public static func setNextDue(_ c: Connection, id: Int64, ms: Int64?) throws(StoreError) {
@@ -301,7 +307,7 @@ extension Monitors {
     public static func touchLast(_ c: Connection, id: Int64, at: Int64, location: String, status: String) throws(StoreError) {
         try c.executeDeferred("""
             UPDATE monitors SET last_at = ?, last_location = ?, last_status = ?, last_latency_ms = NULL,
-                last_status_code = NULL, last_error = NULL WHERE id = ? AND coalesce(last_at, 0) <= ?
+                last_status_code = NULL, last_error = NULL, last_packet_loss = NULL WHERE id = ? AND coalesce(last_at, 0) <= ?
             """, [.integer(at), .text(location), .text(status), .integer(id), .integer(at)])
     }
 

@@ -83,6 +83,12 @@ public struct Row: Sendable, Equatable {
 
     /// REAL, or INTEGER widened: SQLite may hand back an integral REAL as an
     /// INTEGER when the column has no REAL affinity.
+    public func optionalDouble(_ name: String) throws(StoreError) -> Double? {
+        let v = try value(name)
+        if case .null = v { return nil }
+        return try double(name)
+    }
+
     public func double(_ name: String) throws(StoreError) -> Double {
         let v = try value(name)
         switch v {

@@ -96,7 +96,8 @@ import Glibc
                     "heartbeat.timezone")
         try refused(["name": "x", "type": "heartbeat", "heartbeat": ["period": 5]], "heartbeat.period")
         try refused(["name": "x", "type": "heartbeat", "heartbeat": ["period": 60, "grace": 1]], "heartbeat.grace")
-        try refused(["name": "x", "type": "ping"], "type")
+        try refused(["name": "x", "type": "icmp"], "type")
+        try refused(["name": "x", "type": "ping"], "target")
         try refused(["type": "tcp", "target": "127.0.0.1:22"], "name")
         // A valid cron heartbeat is accepted and shows its schedule.
         let cron = try hub.create(["name": "nightly", "type": "heartbeat",

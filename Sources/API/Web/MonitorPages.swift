@@ -71,7 +71,7 @@ struct MonitorPages {
     struct MonitorForm {
         static let fields = ["name", "type", "target", "tags", "interval", "timeout", "retries", "priority", "escalation_policy_id"]
         static let numbers = ["interval", "timeout", "retries", "priority", "escalation_policy_id"]
-        static let types = ["http", "tcp", "dns", "tls", "heartbeat"]
+        static let types = ["http", "tcp", "dns", "tls", "ping", "heartbeat"]
         var values: [String: String] = ["type": "http", "interval": "60", "timeout": "10", "retries": "1"]
         /// The multi-select's choices as sent (SPEC §12 `depends_on`).
         var dependsOn: [String] = []

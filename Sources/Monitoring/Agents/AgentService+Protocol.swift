@@ -99,7 +99,7 @@ extension AgentService {
 
     static func checkResult(_ r: UploadedResult, location: String) -> CheckResult {
         CheckResult(at: r.atMs / 1000, location: location, outcome: r.outcome, latencyMs: r.latencyMs, statusCode: r.statusCode,
-                    error: r.error, certNotAfter: r.certNotAfter, atMs: r.atMs)
+                    error: r.error, certNotAfter: r.certNotAfter, atMs: r.atMs, packetLoss: r.packetLoss)
     }
 
     /// Check-now: asks every online agent of the monitor through its poll

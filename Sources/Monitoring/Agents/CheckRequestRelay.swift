@@ -164,7 +164,8 @@ final class CheckRequestRelay: Sendable {
         for r in results {
             guard let id = r.requestID, WakeSignal.isRequestID(id) else { continue }
             let answer = CheckRequestAnswer(atMs: r.atMs, status: r.outcome.rawValue, latencyMs: r.latencyMs.map(Int64.init),
-                                            statusCode: r.statusCode.map(Int64.init), error: r.error, certNotAfter: r.certNotAfter)
+                                            statusCode: r.statusCode.map(Int64.init), error: r.error, certNotAfter: r.certNotAfter,
+                                            packetLoss: r.packetLoss)
             guard let asker = try CheckRequests.answer(c, id: id, agentID: agentID, monitorID: r.monitorID, answer),
                   asker != nodeID else { continue }
             try wake.send(c, .answered(requestID: id))
@@ -215,7 +216,7 @@ final class CheckRequestRelay: Sendable {
                   agentID == request.agentID, let name = roster.agent(id: agentID)?.name else { return }
             let result = CheckResult(at: a.atMs / 1000, location: name, outcome: CheckOutcome(rawValue: a.status) ?? .down,
                                      latencyMs: a.latencyMs.map { Int($0) }, statusCode: a.statusCode.map { Int($0) },
-                                     error: a.error, certNotAfter: a.certNotAfter, atMs: a.atMs)
+                                     error: a.error, certNotAfter: a.certNotAfter, atMs: a.atMs, packetLoss: a.packetLoss)
             _ = wait.answer(agentID: agentID, result)
         } catch {
             Log.shared.warn("could not read a check answer", ["request_id": requestID, "error": "\(error)"])

@@ -16,6 +16,8 @@ public struct UploadedResult: Sendable, Equatable {
     public var certNotAfter: Int64?
     /// Set when the result answers a check-now request.
     public var requestID: String?
+    /// Ping checks, 0–1 (SPEC §12).
+    public var packetLoss: Double?
 
     public init(monitorID: Int64, atMs: Int64, outcome: CheckOutcome, latencyMs: Int? = nil, statusCode: Int? = nil,
                 error: String? = nil, certNotAfter: Int64? = nil, requestID: String? = nil) {
@@ -33,6 +35,7 @@ public struct UploadedResult: Sendable, Equatable {
     public init(check: CheckResult, monitorID: Int64, atMs: Int64, requestID: String? = nil) {
         self.init(monitorID: monitorID, atMs: atMs, outcome: check.outcome, latencyMs: check.latencyMs,
                   statusCode: check.statusCode, error: check.error, certNotAfter: check.certNotAfter, requestID: requestID)
+        packetLoss = check.packetLoss
     }
 
     /// The wire form; `request_id` only when there is one.
@@ -43,6 +46,8 @@ public struct UploadedResult: Sendable, Equatable {
             ("error", .from(error)), ("cert_not_after", .from(certNotAfter)),
         ])
         if let requestID { o["request_id"] = .string(requestID) }
+        // Only ping results carry it, so an older hub sees the fields it knows.
+        if let packetLoss { o["packet_loss"] = .double(packetLoss) }
         return .object(o)
     }
 
@@ -77,5 +82,12 @@ public struct UploadedResult: Sendable, Equatable {
                   statusCode: try f.int("status_code", in: 100...599).map(Int.init),
                   error: error, certNotAfter: try f.int("cert_not_after", in: 0...253_402_300_799),
                   requestID: requestID)
+        switch f.object["packet_loss"] {
+        case nil, .null?: break
+        case .int(let i)? where (0...1).contains(i): packetLoss = Double(i)
+        case .double(let d)? where d >= 0 && d <= 1: packetLoss = d
+        default:
+            throw JSONFieldError(field: f.name("packet_loss"), message: "\(f.name("packet_loss")) must be a number from 0 to 1.")
+        }
     }
 }

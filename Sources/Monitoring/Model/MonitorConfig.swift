@@ -10,6 +10,8 @@ public struct HTTPSettings: Sendable, Equatable {
     public var keywordAbsent = false
     public var followRedirects = true
     public var verifyTLS = true
+    /// JSON checks on the body (SPEC §12), all of which must hold.
+    public var json: [JSONAssertion] = []
 
     public init() {}
 
@@ -17,6 +19,7 @@ public struct HTTPSettings: Sendable, Equatable {
         a.method == b.method && a.headers.elementsEqual(b.headers, by: { $0.name == $1.name && $0.value == $1.value })
             && a.body == b.body && a.expectedStatus == b.expectedStatus && a.keyword == b.keyword
             && a.keywordAbsent == b.keywordAbsent && a.followRedirects == b.followRedirects && a.verifyTLS == b.verifyTLS
+            && a.json == b.json
     }
 }
 
@@ -26,6 +29,13 @@ public struct DNSSettings: Sendable, Equatable {
     public var expected: String?
     /// `ip` or `ip:port`; nil = the system's resolvers.
     public var resolver: String?
+    public init() {}
+}
+
+/// Settings of a `ping` monitor (SPEC §12).
+public struct PingSettings: Sendable, Equatable {
+    /// ICMP echo requests per check, 1–10.
+    public var count = 3
     public init() {}
 }
 
@@ -69,6 +79,7 @@ public struct MonitorConfig: Sendable, Equatable {
     public var http: HTTPSettings?
     public var dns: DNSSettings?
     public var heartbeat: HeartbeatSettings?
+    public var ping: PingSettings?
 
     public init(name: String, type: MonitorType, target: String?) {
         self.name = name
@@ -103,10 +114,14 @@ public struct MonitorConfig: Sendable, Equatable {
                 ("keyword_absent", .bool(h.keywordAbsent)),
                 ("follow_redirects", .bool(h.followRedirects)),
                 ("verify_tls", .bool(h.verifyTLS)),
+                ("json", .array(h.json.map { $0.json() })),
             ]))
         }
         if let d = dns {
             o["dns"] = ["record_type": .string(d.recordType), "expected": .from(d.expected), "resolver": .from(d.resolver)]
+        }
+        if let p = ping {
+            o["ping"] = ["count": .int(Int64(p.count))]
         }
         if let hb = heartbeat {
             switch hb {

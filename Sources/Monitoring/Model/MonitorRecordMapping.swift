@@ -27,6 +27,7 @@ extension MonitorConfig {
         case .http: http = try MonitorValidator.parseHTTP(try settings.nested("http"))
         case .dns: dns = try MonitorValidator.parseDNS(try settings.nested("dns"))
         case .heartbeat: heartbeat = try MonitorValidator.parseHeartbeat(try settings.nested("heartbeat"))
+        case .ping: ping = try MonitorValidator.parsePing(try settings.nested("ping"))
         case .tcp, .tls: break
         }
     }

@@ -1,6 +1,6 @@
 /// The kinds of monitor (SPEC §5).
 public enum MonitorType: String, Sendable, CaseIterable {
-    case http, tcp, dns, tls, heartbeat
+    case http, tcp, dns, tls, heartbeat, ping
 }
 
 /// Expected HTTP statuses such as `200-299,301`.

@@ -43,7 +43,7 @@ public enum MonitorValidator {
         }
         let typeText = try b.requiredString("type")
         guard let type = MonitorType(rawValue: typeText) else {
-            throw JSONFieldError(field: "type", message: "type must be one of: http, tcp, dns, tls, heartbeat.")
+            throw JSONFieldError(field: "type", message: "type must be one of: \(MonitorType.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         var m = MonitorConfig(name: name, type: type, target: nil)
         m.target = try Targets.validate(try b.string("target"), type: type)
@@ -83,10 +83,12 @@ public enum MonitorValidator {
         try refuse(b, "http", unless: type == .http)
         try refuse(b, "dns", unless: type == .dns)
         try refuse(b, "heartbeat", unless: type == .heartbeat)
+        try refuse(b, "ping", unless: type == .ping)
         switch type {
         case .http: m.http = try parseHTTP(try b.nested("http"))
         case .dns: m.dns = try parseDNS(try b.nested("dns"))
         case .heartbeat: m.heartbeat = try parseHeartbeat(try b.nested("heartbeat"))
+        case .ping: m.ping = try parsePing(try b.nested("ping"))
         case .tcp, .tls: break
         }
         return m
@@ -138,7 +140,14 @@ public enum MonitorValidator {
         h.keywordAbsent = try f.bool("keyword_absent") ?? false
         h.followRedirects = try f.bool("follow_redirects") ?? true
         h.verifyTLS = try f.bool("verify_tls") ?? true
+        h.json = try JSONAssertion.parseList(f.object["json"], field: f.name("json"))
         return h
+    }
+
+    static func parsePing(_ f: JSONFields?) throws(JSONFieldError) -> PingSettings {
+        var p = PingSettings()
+        if let count = try f?.int("count", in: 1...10) { p.count = Int(count) }
+        return p
     }
 
     static let recordTypes = ["A", "AAAA", "CNAME", "MX", "TXT", "NS"]

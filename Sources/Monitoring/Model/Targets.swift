@@ -25,6 +25,11 @@ enum Targets {
                 throw JSONFieldError(field: "target", message: "target must be host:port, such as db.internal:5432 or [::1]:443.")
             }
             return t
+        case .ping:
+            guard let t = target?.trimmingWhitespace(), isHostname(t) || isIPv6(t) else {
+                throw JSONFieldError(field: "target", message: "target must be a host name or an IP address, such as db.internal, 10.0.0.5 or ::1.")
+            }
+            return t
         case .dns:
             guard let t = target?.trimmingWhitespace(), isHostname(t) else {
                 throw JSONFieldError(field: "target", message: "target must be a host name such as example.com.")

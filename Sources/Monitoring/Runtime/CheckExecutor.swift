@@ -60,6 +60,11 @@ public final class CheckExecutor: Sendable {
             dnsPool.submit {
                 completion(Self.resolve(name, settings: settings, timeoutMs: timeoutMs, at: at, location: location))
             }
+        case .ping:
+            let count = (config.ping ?? PingSettings()).count
+            engine.ping(host: config.target ?? "", count: count, timeoutMillis: timeoutMs) { r in
+                completion(Self.evaluate(r, host: config.target ?? "", at: at, location: location))
+            }
         case .heartbeat:
             // Heartbeats are pinged, never polled; the watcher evaluates them.
             completion(CheckResult(at: at, location: location, outcome: .down, error: "heartbeats are not polled"))
@@ -96,8 +101,25 @@ public final class CheckExecutor: Sendable {
                 failure = "keyword \"\(keyword)\" not found"
             }
         }
+        if failure == nil, !settings.json.isEmpty {
+            failure = JSONCheck.failure(of: settings.json, body: response.body, truncated: response.bodyTruncated)
+        }
         return CheckResult(at: at, location: location, outcome: failure == nil ? .up : .down, latencyMs: latency,
                            statusCode: response.status, error: failure, certNotAfter: cert)
+    }
+
+    /// Up while any echo came back; latency is the mean round trip, which
+    /// the state machine compares with `degraded_after_ms`.
+    static func evaluate(_ r: PingResult, host: String, at: Int64, location: String) -> CheckResult {
+        if let failure = r.failure {
+            return CheckResult(at: at, location: location, outcome: .down, error: failure.description, packetLoss: 1)
+        }
+        guard let mean = r.meanMs else {
+            return CheckResult(at: at, location: location, outcome: .down,
+                               error: "no echo reply from \(host) (\(r.sent) sent)", packetLoss: 1)
+        }
+        return CheckResult(at: at, location: location, outcome: .up, latencyMs: max(0, millis(mean)),
+                           packetLoss: (r.packetLoss * 1000).rounded() / 1000)
     }
 
     static func resolve(_ name: String, settings: DNSSettings, timeoutMs: Int, at: Int64, location: String) -> CheckResult {

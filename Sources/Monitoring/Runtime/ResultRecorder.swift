@@ -102,10 +102,11 @@ public struct ResultRecorder: Sendable {
         try CheckResults.insert(c, CheckResultRecord(
             monitorID: record.id, atMs: r.atMs ?? r.at * 1000, location: r.location, status: status,
             latencyMs: r.latencyMs.map(Int64.init), statusCode: r.statusCode.map(Int64.init), error: r.error,
-            inMaintenance: inMaintenance))
+            inMaintenance: inMaintenance, packetLoss: r.packetLoss))
         guard (record.lastAt ?? 0) <= r.at else { return nil }
         return Monitors.LastCheck(at: r.at, location: r.location, status: status, latencyMs: r.latencyMs.map(Int64.init),
-                                  statusCode: r.statusCode.map(Int64.init), error: r.error, certNotAfter: r.certNotAfter)
+                                  statusCode: r.statusCode.map(Int64.init), error: r.error, certNotAfter: r.certNotAfter,
+                                  packetLoss: r.packetLoss)
     }
 
     var holds: DependencyHolds { DependencyHolds(calendar: calendar, sink: sink) }

@@ -18,9 +18,12 @@ public struct CheckResult: Sendable, Equatable {
     /// The start in Unix milliseconds when the checker reported it (agents
     /// do); stored as is, so a retried upload is recognised. nil = `at`·1000.
     public var atMs: Int64?
+    /// Ping checks: the share of echo requests without a reply, 0–1.
+    public var packetLoss: Double?
 
     public init(at: Int64, location: String = "hub", outcome: CheckOutcome, latencyMs: Int? = nil,
-                statusCode: Int? = nil, error: String? = nil, certNotAfter: Int64? = nil, atMs: Int64? = nil) {
+                statusCode: Int? = nil, error: String? = nil, certNotAfter: Int64? = nil, atMs: Int64? = nil,
+                packetLoss: Double? = nil) {
         self.at = at
         self.location = location
         self.outcome = outcome
@@ -29,5 +32,6 @@ public struct CheckResult: Sendable, Equatable {
         self.error = error
         self.certNotAfter = certNotAfter
         self.atMs = atMs
+        self.packetLoss = packetLoss
     }
 }

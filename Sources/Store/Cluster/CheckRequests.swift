@@ -9,14 +9,18 @@ public struct CheckRequestAnswer: Sendable, Equatable {
     public var statusCode: Int64?
     public var error: String?
     public var certNotAfter: Int64?
+    /// Ping checks, 0–1.
+    public var packetLoss: Double?
 
-    public init(atMs: Int64, status: String, latencyMs: Int64?, statusCode: Int64?, error: String?, certNotAfter: Int64?) {
+    public init(atMs: Int64, status: String, latencyMs: Int64?, statusCode: Int64?, error: String?, certNotAfter: Int64?,
+                packetLoss: Double? = nil) {
         self.atMs = atMs
         self.status = status
         self.latencyMs = latencyMs
         self.statusCode = statusCode
         self.error = error
         self.certNotAfter = certNotAfter
+        self.packetLoss = packetLoss
     }
 }
 
@@ -49,7 +53,7 @@ public enum CheckRequests {
         static let open = "SELECT DISTINCT agent_id FROM check_requests WHERE taken_by IS NULL AND expires_at > ? ORDER BY agent_id"
         static let answer = """
             UPDATE check_requests SET answer_at_ms = ?, answer_status = ?, answer_latency_ms = ?, answer_status_code = ?,
-              answer_error = ?, answer_cert_not_after = ?
+              answer_error = ?, answer_cert_not_after = ?, answer_packet_loss = ?
             WHERE id = ? AND agent_id = ? AND monitor_id = ? AND taken_by IS NOT NULL AND answer_at_ms IS NULL
             RETURNING asked_by
             """
@@ -89,7 +93,7 @@ public enum CheckRequests {
                               _ a: CheckRequestAnswer) throws(StoreError) -> String? {
         try c.queryOne(SQL.answer, [
             .integer(a.atMs), .text(a.status), a.latencyMs.map { .integer($0) } ?? .null, a.statusCode.map { .integer($0) } ?? .null,
-            a.error.map { .text($0) } ?? .null, a.certNotAfter.map { .integer($0) } ?? .null,
+            a.error.map { .text($0) } ?? .null, a.certNotAfter.map { .integer($0) } ?? .null, SQLValue(a.packetLoss),
             .text(id), .integer(agentID), .integer(monitorID),
         ]).map { r throws(StoreError) in try r.text("asked_by") }
     }
@@ -100,7 +104,7 @@ public enum CheckRequests {
         return (try r.int("agent_id"), CheckRequestAnswer(
             atMs: try r.int("answer_at_ms"), status: try r.text("answer_status"), latencyMs: try r.optionalInt("answer_latency_ms"),
             statusCode: try r.optionalInt("answer_status_code"), error: try r.optionalText("answer_error"),
-            certNotAfter: try r.optionalInt("answer_cert_not_after")))
+            certNotAfter: try r.optionalInt("answer_cert_not_after"), packetLoss: try r.optionalDouble("answer_packet_loss")))
     }
 
     /// The check-now is over: its requests are withdrawn (answered or not).
