@@ -1,3 +1,4 @@
+import CLinux
 import Core
 
 extension ClientEngine {

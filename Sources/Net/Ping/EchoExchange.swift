@@ -1,3 +1,4 @@
+import CLinux
 import Core
 import Synchronization
 #if canImport(Glibc)

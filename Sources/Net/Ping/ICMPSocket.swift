@@ -1,3 +1,4 @@
+import CLinux
 import Core
 #if canImport(Glibc)
 import Glibc
