@@ -55,18 +55,10 @@ final class PostgresConnection: ConnectionBackend {
         self.readOnly = readOnly
         // expand_dbname = 1: `dbname` holds the whole URL; the other keys
         // add what a URL does not say.
-        let keys = ["dbname", "application_name", "connect_timeout"]
-        let values = [conninfo, "pingtxt", "10"]
-        let c = Self.withCStrings(keys) { k in
-            Self.withCStrings(values) { v in PQconnectdbParams(k, v, 1) }
-        }
-        guard let c else { throw StoreError(code: SQLITE_NOMEM, message: "libpq: out of memory") }
-        conn = c
-        guard PQstatus(c) == CONNECTION_OK else {
-            let message = Self.trimmed(PQerrorMessage(c))
-            PQfinish(c)
-            closed = true
-            throw StoreError(code: SQLITE_CANTOPEN, message: "cannot connect to PostgreSQL at \(url.redacted): \(message)")
+        switch LibPQ.connect([("dbname", conninfo), ("application_name", "pingtxt"), ("connect_timeout", "10")]) {
+        case .success(let c): conn = c
+        case .failure(let f):
+            throw StoreError(code: SQLITE_CANTOPEN, message: "cannot connect to PostgreSQL at \(url.redacted): \(f.message)")
         }
         do {
             try setUpSession()
@@ -247,20 +239,7 @@ final class PostgresConnection: ConnectionBackend {
         }
     }
 
-    static func trimmed(_ p: UnsafePointer<CChar>?) -> String {
-        guard let p else { return "" }
-        var s = String(cString: p)
-        while s.last == "\n" || s.last == " " { s.removeLast() }
-        return s.replacingNewlines()
-    }
-
-    /// A NULL-terminated array of C strings for libpq's keyword/value calls.
-    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
-        let copies = strings.map { strdup($0) }
-        defer { for c in copies { free(c) } }
-        let pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } } + [nil]
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
-    }
+    static func trimmed(_ p: UnsafePointer<CChar>?) -> String { LibPQ.oneLine(p) }
 }
 
 extension PostgresConnection {
@@ -356,19 +335,5 @@ extension PostgresConnection {
 
     private func failure(_ what: String, sql: String) -> StoreError {
         StoreError(code: SQLITE_IOERR, message: "\(what): " + Self.trimmed(PQerrorMessage(conn)), sql: sql)
-    }
-}
-
-extension String {
-    /// libpq messages span lines ("DETAIL: …", tab-indented hints); a log
-    /// line or a one-line error must not.
-    fileprivate func replacingNewlines() -> String {
-        var out: [UInt8] = []
-        for b in utf8 {
-            let c: UInt8 = b < 0x20 || b == 0x7F ? 0x20 : b
-            if c == 0x20 && out.last == 0x20 { continue }
-            out.append(c)
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

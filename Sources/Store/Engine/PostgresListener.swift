@@ -148,16 +148,12 @@ final class PostgresListener: Sendable {
     /// of never: a listener only reads, so it would not notice otherwise.
     /// A 5 s connect timeout bounds how long `stop` can wait during an outage.
     private func connect() -> Connected {
-        let keys = ["keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count", "connect_timeout", "dbname",
-                    "application_name"]
-        let values = ["1", "10", "5", "3", "5", conninfo, "pingtxt-listen"]
-        guard let c = Self.withCStrings(keys, { k in Self.withCStrings(values) { v in PQconnectdbParams(k, v, 1) } }) else {
-            return .failure("libpq: out of memory")
-        }
-        guard PQstatus(c) == CONNECTION_OK else {
-            let message = Self.trimmed(PQerrorMessage(c))
-            PQfinish(c)
-            return .failure(message)
+        let c: OpaquePointer
+        switch LibPQ.connect([("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "5"),
+                              ("keepalives_count", "3"), ("connect_timeout", "5"), ("dbname", conninfo),
+                              ("application_name", "pingtxt-listen")]) {
+        case .success(let connected): c = connected
+        case .failure(let f): return .failure(f.message)
         }
         PQsetNoticeProcessor(c, { _, _ in }, nil)
         let res = PQexec(c, "LISTEN " + Self.quoteIdentifier(channel))
@@ -182,16 +178,5 @@ final class PostgresListener: Sendable {
         "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 
-    private static func trimmed(_ p: UnsafePointer<CChar>?) -> String {
-        guard let p else { return "" }
-        return String(cString: p).split(whereSeparator: { $0 == "\n" || $0 == "\r" }).joined(separator: " ")
-    }
-
-    /// A NULL-terminated array of C strings for libpq's keyword/value calls.
-    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
-        let copies = strings.map { strdup($0) }
-        defer { for c in copies { free(c) } }
-        let pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } } + [nil]
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
-    }
+    private static func trimmed(_ p: UnsafePointer<CChar>?) -> String { LibPQ.oneLine(p) }
 }
