@@ -4,13 +4,17 @@ connection (keep-alive), standard library only.
 
   api.py http URL TOKEN COUNT TARGET INTERVAL [TIMEOUT]
       creates COUNT http monitors (n1..nCOUNT) checking TARGET; prints
-      "created=N seconds=S per_s=R" on stdout.
+      "created=N seconds=S per_s=R" on stdout. With the environment
+      TAGS=T monitor i gets the tag "tag(i mod T)"; with DEPENDENCIES=D the
+      last D monitors each depend on one of the first ones (monitor
+      COUNT-D+j on monitor j), so D children hang off D parents.
   api.py heartbeat URL TOKEN COUNT PERIOD GRACE
       creates COUNT heartbeat monitors; prints their ping_url, one a line.
 URL is the hub's base URL (http://127.0.0.1:PORT). Exit 1 on any non-201.
 """
 import http.client
 import json
+import os
 import sys
 import time
 import urllib.parse
@@ -44,11 +48,20 @@ def main(argv):
     if kind == "http" and len(argv) >= 7:
         base, token, count, target, interval = argv[2], argv[3], int(argv[4]), argv[5], int(argv[6])
         timeout = int(argv[7]) if len(argv) > 7 else 10
+        tags = int(os.environ.get("TAGS", "0") or 0)
+        deps = min(int(os.environ.get("DEPENDENCIES", "0") or 0), count // 2)
         conn = connect(base)
         t0 = time.monotonic()
+        ids = []
         for i in range(1, count + 1):
-            create(conn, token, {"name": "n%d" % i, "type": "http", "target": target,
-                                 "interval": interval, "timeout": timeout, "retries": 0})
+            body = {"name": "n%d" % i, "type": "http", "target": target,
+                    "interval": interval, "timeout": timeout, "retries": 0}
+            if tags > 0:
+                body["tags"] = ["tag%d" % (i % tags)]
+            j = i - (count - deps)
+            if deps > 0 and j >= 1:
+                body["depends_on"] = [ids[j - 1]]
+            ids.append(create(conn, token, body)["id"])
         dt = time.monotonic() - t0
         print("created=%d seconds=%.2f per_s=%.0f" % (count, dt, count / dt if dt > 0 else 0))
         return 0

@@ -29,6 +29,9 @@
 #   WARMUP=$INTERVAL BENCH_SECONDS=10 BB_CONNECTIONS=64 CHECKBENCH_LOOPS=1
 #   CHECKBENCH_CONCURRENCY="64 256" MAX_CONCURRENT (PINGTXT_CHECKS_MAX_CONCURRENT,
 #   unset = hub default) SKIP_BUILD=1 PINGTXT_BIN=path CHECKBENCH_BIN=path
+#   SHAPES=plain (or plain,deps): "deps" runs each configuration again with
+#   DEP_TAGS=100 tags over the monitors and DEP_EDGES=1000 of them depending
+#   on another (bench/api.py), and compares its µs per check with "plain"
 #   SKIP_HUB=1 (only the full-speed comparison) SKIP_COMPARE=1 (only the hub part)
 #   PERF=1 PERF_SECONDS=60: perf record the hub during the window, top lists
 #   to bench/out/scheduler-<date>.<engine>-<hubs>.perf.txt
@@ -63,6 +66,9 @@ TARGET_RSS_MB=100
 TARGET_P99_MS=1000
 TARGET_RATIO=2
 IFS=', ' read -r -a HUB_LIST <<<"${HUBS:-1}"
+IFS=', ' read -r -a SHAPE_LIST <<<"${SHAPES:-plain}"
+DEP_TAGS=${DEP_TAGS:-100}
+DEP_EDGES=${DEP_EDGES:-1000}
 
 need_pkgs "wrk nginx curl python3" wrk nginx-light curl python3
 [[ ${SKIP_COMPARE:-0} == 1 ]] || need_pkgs "prometheus-blackbox-exporter" prometheus-blackbox-exporter
@@ -114,18 +120,20 @@ SUMMARY="$TMP/summary.tsv"
 [[ ${SKIP_HUB:-0} == 1 ]] || cp "$BIN" "$HUBD"
 
 run_config() {
-    local engine=$1 nhubs=$2 cfg="$1 x$2" url="" i
+    local engine=$1 nhubs=$2 shape=${3:-plain} cfg="$1 x$2" url="" i db
+    [[ $shape == plain ]] || cfg="$cfg $shape"
+    db="sched_${nhubs}_${shape}"
     local -a PORT PID LOG N0 K0 NP KP RMAX RSUM
     if [[ $engine == postgres ]]; then
-        url=$(pg_createdb "sched_${nhubs}")
+        url=$(pg_createdb "$db")
     fi
     say ""
     say "== $cfg: $MONITORS http monitors, interval ${INTERVAL}s (expected $(num %.1f "$MONITORS / $INTERVAL") checks/s in total)," \
         "max_concurrent ${PINGTXT_CHECKS_MAX_CONCURRENT:-default}, binary $BIN"
     for ((i = 1; i <= nhubs; i++)); do
         PORT[i]=$("$FIRSTOK" port)
-        LOG[i]="$TMP/hub-$engine-$nhubs-$i/serve.log"
-        hub_env "${PORT[i]}" "$TMP/hub-$engine-$nhubs-$i" "$url"
+        LOG[i]="$TMP/hub-$engine-$nhubs-$shape-$i/serve.log"
+        hub_env "${PORT[i]}" "$TMP/hub-$engine-$nhubs-$shape-$i" "$url"
         "$HUBD" serve >"${LOG[i]}" 2>&1 &
         PID[i]=$!
         HUB_PIDS="$HUB_PIDS ${PID[i]}"
@@ -133,7 +141,7 @@ run_config() {
         say "hub $i: pid ${PID[i]}, 127.0.0.1:${PORT[i]}, healthz $(curl -fsS "http://127.0.0.1:${PORT[i]}/healthz" | tr -d '\n')"
     done
     # CLI on the first hub's environment (same database for all of them)
-    hub_env "${PORT[1]}" "$TMP/hub-$engine-$nhubs-1" "$url"
+    hub_env "${PORT[1]}" "$TMP/hub-$engine-$nhubs-$shape-1" "$url"
     TOKEN=$("$BIN" token create --email "$PINGTXT_ADMIN_EMAIL" --scope write --name sched-bench)
     [[ $TOKEN == pmk_* ]] || die "token create printed '$TOKEN'"
     metrics() { curl -fsS -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:${PORT[$1]}/metrics"; }
@@ -142,7 +150,9 @@ run_config() {
     local c0 c1 created p0 p1
     c0=$(cpu_ticks "${PID[1]}")
     p0=0; [[ $engine == postgres ]] && p0=$(pg_cpu_ticks)
-    created=$(python3 "$BENCH_DIR/api.py" http "http://127.0.0.1:${PORT[1]}" "$TOKEN" "$MONITORS" "$TARGET" "$INTERVAL")
+    local shape_env=()
+    [[ $shape == deps ]] && shape_env=(TAGS="$DEP_TAGS" DEPENDENCIES="$DEP_EDGES")
+    created=$(env "${shape_env[@]}" python3 "$BENCH_DIR/api.py" http "http://127.0.0.1:${PORT[1]}" "$TOKEN" "$MONITORS" "$TARGET" "$INTERVAL")
     c1=$(cpu_ticks "${PID[1]}")
     p1=0; [[ $engine == postgres ]] && p1=$(pg_cpu_ticks)
     say "creation through hub 1: $created (one keep-alive connection; hub 1 CPU during creation $(num %.1f "($c1 - $c0) / $CLK_TCK") s$([[ $engine == postgres ]] && echo ", PostgreSQL $(num %.1f "($p1 - $p0) / $CLK_TCK") s"));" \
@@ -226,7 +236,7 @@ run_config() {
         say "$cfg total: $total_rate checks/s (expected $(num %.1f "$MONITORS / $INTERVAL"); both hubs checking everything would be $(num %.1f "$nhubs * $MONITORS / $INTERVAL")), hub CPU sum $total_cpu %"
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$cfg" "sum" "$total_rate" "$total_cpu" "$(num %.0f "($total_rate > 0) ? 1e4 * $total_cpu / $total_rate : 0")" - - - "$pgcpu" - >>"$SUMMARY"
     fi
-    [[ $engine == postgres ]] && say "$cfg PostgreSQL server CPU over the window: $pgcpu % of one core ($(pg_psql "sched_${nhubs}" 'SELECT count(*) FROM check_results') check_results rows)"
+    [[ $engine == postgres ]] && say "$cfg PostgreSQL server CPU over the window: $pgcpu % of one core ($(pg_psql "$db" 'SELECT count(*) FROM check_results') check_results rows)"
     say "loadavg $(loadavg); $(busy_others)"
     for ((i = 1; i <= nhubs; i++)); do
         errs=$(grep -ci -e error -e warn "${LOG[i]}" || true)
@@ -245,7 +255,7 @@ if [[ ${SKIP_HUB:-0} != 1 ]]; then
             if [[ $engine == sqlite && $h != 1 ]]; then
                 say ""; say "(sqlite x$h skipped: one hub per SQLite file)"; continue
             fi
-            run_config "$engine" "$h"
+            for shape in "${SHAPE_LIST[@]}"; do run_config "$engine" "$h" "$shape"; done
         done
     done
 fi
@@ -323,6 +333,19 @@ if [[ -s $SUMMARY ]]; then
                 printf "%-12s %4s %9.1f %7.1f %9s %8s %7s %7s %8s %8s %8s  %s\n", f[1], f[2], f[3], f[4], f[5],
                     (f[6] == "-") ? "-" : sprintf("%.1f", f[6] / 1024), f[7], f[8], f[9],
                     (rc > 0) ? sprintf("%.2fx", f[4] / rc) : "-", (ru > 0 && f[5] > 0) ? sprintf("%.2fx", f[5] / ru) : "-", v
+            }
+        }' "$SUMMARY" | tee -a "$OUT"
+    # Each "deps" configuration beside the same engine and hubs without them
+    # (issue 17: at most 10 % more hub CPU per check).
+    awk -F'\t' '
+        $2 != "sum" { us[$1 "|" $2] = $5; cpu[$1 "|" $2] = $4 }
+        END {
+            for (k in us) {
+                split(k, p, "|"); base = p[1]; sub(/ deps$/, "", base)
+                if (base == p[1] || !((base "|" p[2]) in us) || us[base "|" p[2]] == 0) continue
+                r = us[k] / us[base "|" p[2]]
+                printf "%s hub %s: %s µs/check vs %s without dependencies = %.2fx (target <= 1.10x): %s\n",
+                    p[1], p[2], us[k], us[base "|" p[2]], r, (r <= 1.10) ? "ok" : "MISSED"
             }
         }' "$SUMMARY" | tee -a "$OUT"
 fi

@@ -6,6 +6,14 @@ public enum Dependencies {
         static let all = "SELECT monitor_id, parent_id FROM monitor_dependencies ORDER BY monitor_id, parent_id"
         static let clear = "DELETE FROM monitor_dependencies WHERE monitor_id = ?"
         static let insert = "INSERT INTO monitor_dependencies (monitor_id, parent_id) VALUES (?, ?)"
+        static let flagParents = """
+            UPDATE monitors SET has_parents = CASE WHEN EXISTS (SELECT 1 FROM monitor_dependencies WHERE monitor_id = monitors.id)
+            THEN 1 ELSE 0 END WHERE id = ?
+            """
+        static let flagChildren = """
+            UPDATE monitors SET has_children = CASE WHEN EXISTS (SELECT 1 FROM monitor_dependencies WHERE parent_id = monitors.id)
+            THEN 1 ELSE 0 END WHERE id = ?
+            """
         static let hold = "UPDATE incidents SET held_since = ?, held_until = ? WHERE id = ? AND status = 'open'"
         /// Only one transaction ends a given hold: the one whose UPDATE still
         /// finds it (on PostgreSQL a second waits for the first's row lock,
@@ -36,9 +44,14 @@ public enum Dependencies {
         try c.query(SQL.all).map { r throws(StoreError) in (try r.int("monitor_id"), try r.int("parent_id")) }
     }
 
+    /// Replaces the monitor's parents and keeps the `has_parents` /
+    /// `has_children` flags of everyone involved true to the edges.
     public static func replace(_ c: Connection, monitorID: Int64, parents: [Int64]) throws(StoreError) {
+        let old = try self.parents(c, monitorID: monitorID)
         try c.execute(SQL.clear, [.integer(monitorID)])
         for p in parents { try c.execute(SQL.insert, [.integer(monitorID), .integer(p)]) }
+        try c.execute(SQL.flagParents, [.integer(monitorID)])
+        for id in Set(old).union(parents).sorted() { try c.execute(SQL.flagChildren, [.integer(id)]) }
     }
 
     /// Holds the incident's alert from `since` until `until` at the latest.

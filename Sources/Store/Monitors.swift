@@ -43,6 +43,11 @@ public struct MonitorRecord: Sendable, Equatable {
     /// The last ping check's packet loss, 0–1 (SPEC §12).
     public var lastPacketLoss: Double?
     public var certNotAfter: Int64?
+    /// Whether the monitor depends on others / others depend on it
+    /// (`Dependencies.replace` keeps them; see migration 0026). Read-only
+    /// here: `Monitors.update` does not write them.
+    public var hasParents = false
+    public var hasChildren = false
     public var createdAt: Int64 = 0
     public var updatedAt: Int64 = 0
 
@@ -81,6 +86,8 @@ public struct MonitorRecord: Sendable, Equatable {
         lastError = try r.optionalText("last_error")
         lastPacketLoss = try r.optionalDouble("last_packet_loss")
         certNotAfter = try r.optionalInt("cert_not_after")
+        hasParents = try r.bool("has_parents")
+        hasChildren = try r.bool("has_children")
         createdAt = try r.int("created_at")
         updatedAt = try r.int("updated_at")
     }
@@ -280,24 +287,34 @@ public enum Monitors {
 }
 
 extension Monitors {
-    /// Just the status column (the heartbeat fast path's check).
+    /// What the heartbeat fast path needs of a locked monitor row.
+    public struct LockedStatus: Sendable, Equatable {
+        public var status: String
+        /// A parent's quiet ping still goes through the recorder: a child's
+        /// held alert may be waiting for exactly that result.
+        public var hasChildren: Bool
+    }
+
     /// The status of each of `ids` that exists (one statement per chunk),
     /// each row locked until COMMIT (`forUpdate`) in id order, so two
     /// writers locking overlapping sets cannot deadlock.
-    public static func statusesForUpdate(_ c: Connection, ids: [Int64]) throws(StoreError) -> [Int64: String] {
+    public static func statusesForUpdate(_ c: Connection, ids: [Int64]) throws(StoreError) -> [Int64: LockedStatus] {
         let sorted = Array(Set(ids)).sorted()
-        var out: [Int64: String] = [:]
+        var out: [Int64: LockedStatus] = [:]
         var start = 0
         for size in BulkRows.chunks(sorted.count) {
             let chunk = sorted[start..<(start + size)]
             start += size
-            let sql = "SELECT id, status FROM monitors WHERE id IN (" + Array(repeating: "?", count: size).joined(separator: ", ")
-                + ") ORDER BY id" + c.forUpdate
-            for r in try c.query(sql, chunk.map { .integer($0) }) { out[try r.int("id")] = try r.text("status") }
+            let sql = "SELECT id, status, has_children FROM monitors WHERE id IN ("
+                + Array(repeating: "?", count: size).joined(separator: ", ") + ") ORDER BY id" + c.forUpdate
+            for r in try c.query(sql, chunk.map { .integer($0) }) {
+                out[try r.int("id")] = LockedStatus(status: try r.text("status"), hasChildren: try r.bool("has_children"))
+            }
         }
         return out
     }
 
+    /// Just the status column (the heartbeat fast path's check).
     public static func status(_ c: Connection, id: Int64) throws(StoreError) -> String? {
         if case .text(let s)? = try c.scalar("SELECT status FROM monitors WHERE id = ?", [.integer(id)]) { return s }
         return nil

@@ -126,4 +126,36 @@ import Glibc
         #expect(try job.runOnce(now: 2_181) == 0)
         #expect(try f.downs(child).map(\.at) == [2_180], "the parent never reported: alerted after two intervals, once")
     }
+
+    /// The flags that let the result path skip the lookups (migration 0026)
+    /// follow every edit of the edges, on both ends of each edge.
+    @Test(arguments: TestEngine.all) func dependencyFlagsFollowTheEdges(engine: TestEngine) throws {
+        let f = try Fixture(engine)
+        let a = try f.monitor("a"), b = try f.monitor("b")
+        let child = try f.monitor("child", parents: [a])
+        func flags(_ id: Int64) throws -> (Bool, Bool) {
+            let r = try #require(try f.db.read { try Monitors.find($0, id: id) })
+            return (r.hasParents, r.hasChildren)
+        }
+        #expect(try flags(child) == (true, false) && flags(a) == (false, true) && flags(b) == (false, false))
+        try f.db.write { try Dependencies.replace($0, monitorID: child, parents: [b]) }
+        #expect(try flags(a) == (false, false) && flags(b) == (false, true), "moving the edge moves the flag")
+        let second = try f.monitor("second", parents: [b])
+        try f.db.write { try Dependencies.replace($0, monitorID: child, parents: []) }
+        #expect(try flags(child) == (false, false))
+        #expect(try flags(b) == (false, true), "b still has a child")
+        try f.db.write { try Dependencies.replace($0, monitorID: second, parents: []) }
+        #expect(try flags(b) == (false, false))
+    }
+
+    /// A monitor in no dependency records its results without any hold or
+    /// lookup, and a child's down still waits for its parent.
+    @Test(arguments: TestEngine.all) func unrelatedMonitorAlertsAtOnce(engine: TestEngine) throws {
+        let f = try Fixture(engine)
+        let lone = try f.monitor("lone")
+        try f.apply(lone, at: 2_000, .up)
+        try f.apply(lone, at: 2_060, .down)
+        #expect(try f.downs(lone).count == 1)
+        #expect(try f.incident(lone)?.heldUntil == nil)
+    }
 }

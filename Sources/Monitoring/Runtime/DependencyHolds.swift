@@ -27,10 +27,15 @@ struct DependencyHolds: Sendable {
     /// After `monitorID`'s input was written: its own held alert may now be
     /// decided (a re-hold waits for its result), so may its children's; and a
     /// child it suppressed gets a fresh hold once it is no longer down.
-    func settle(after monitorID: Int64, at: Int64, on c: Connection) throws(StoreError) {
-        if let own = try Incidents.findOpen(c, monitorID: monitorID, kind: IncidentKind.down.rawValue), own.heldUntil != nil {
+    /// `ownHold` / `children`: whether the monitor has parents / children
+    /// (its record's flags); each false skips that lookup.
+    func settle(after monitorID: Int64, ownHold: Bool = true, children hasChildren: Bool = true, at: Int64,
+                on c: Connection) throws(StoreError) {
+        if ownHold, let own = try Incidents.findOpen(c, monitorID: monitorID, kind: IncidentKind.down.rawValue),
+           own.heldUntil != nil {
             try decide(own, now: at, on: c)
         }
+        guard hasChildren else { return }
         let children = try Dependencies.childIncidents(c, parentID: monitorID)
         if children.isEmpty { return }
         guard let parent = try Monitors.find(c, id: monitorID) else { return }

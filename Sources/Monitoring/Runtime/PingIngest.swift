@@ -169,7 +169,7 @@ final class PingIngest: Sendable {
             guard let result = ping.result else { continue }
             let id = ping.row.monitorID
             guard let current = status[id] else { continue }   // deleted meanwhile
-            if result.outcome == .up && current == MonitorStatus.up.rawValue {
+            if result.outcome == .up && current.status == MonitorStatus.up.rawValue && !current.hasChildren {
                 // Heartbeats have retries 0 and no latency: an up heartbeat
                 // has no failure or slow streak and no open down/degraded
                 // incident, so a success changes no state. Store the result
@@ -183,7 +183,7 @@ final class PingIngest: Sendable {
             } else {
                 try writeQuiet()
                 try recorder.apply(.result(result), monitorID: id, on: c, config: ping.config, returning: false)
-                status[id] = try Monitors.status(c, id: id)
+                status[id]?.status = try Monitors.status(c, id: id) ?? current.status
             }
         }
         try writeQuiet()

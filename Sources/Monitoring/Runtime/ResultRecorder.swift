@@ -44,7 +44,7 @@ public struct ResultRecorder: Sendable {
             last = try store(r, config: config, record: record, inMaintenance: inMaintenance, on: c)
         }
         let (next, effects) = StateMachine.apply(input, to: state, policy: policy(config), inMaintenance: inMaintenance)
-        try write(effects, monitorID: monitorID, interval: config.interval, at: at, on: c)
+        try write(effects, monitorID: monitorID, interval: config.interval, hasParents: record.hasParents, at: at, on: c)
         var paused = record.paused
         if case .pause = input { paused = true }
         if case .resume = input { paused = false }
@@ -58,7 +58,11 @@ public struct ResultRecorder: Sendable {
         }
         // With the new state stored: held alerts of this monitor and of its
         // children may be decided now (docs/monitoring.md "Dependencies").
-        try holds.settle(after: monitorID, at: at, on: c)
+        // The record's flags (migration 0026) spare the lookups for monitors
+        // in no dependency, which is most of them.
+        if record.hasParents || record.hasChildren {
+            try holds.settle(after: monitorID, ownHold: record.hasParents, children: record.hasChildren, at: at, on: c)
+        }
         return returning ? try Monitors.find(c, id: monitorID) : nil
     }
 
@@ -111,7 +115,8 @@ public struct ResultRecorder: Sendable {
 
     var holds: DependencyHolds { DependencyHolds(calendar: calendar, sink: sink) }
 
-    private func write(_ effects: [Effect], monitorID: Int64, interval: Int64, at: Int64, on c: Connection) throws {
+    private func write(_ effects: [Effect], monitorID: Int64, interval: Int64, hasParents: Bool, at: Int64,
+                       on c: Connection) throws {
         var lastClosed: Int64?
         // A closed incident whose alert was held or suppressed: nothing went
         // out for it, so its recovery sends nothing either (SPEC §12).
@@ -140,7 +145,7 @@ public struct ResultRecorder: Sendable {
                     try Incidents.addTimeline(c, incidentID: open.id, at: at, event: event, detail: detail)
                 }
             case .event(let kind, let cause, let locations, let suppressed):
-                if kind == .monitorDown, !suppressed,
+                if kind == .monitorDown, !suppressed, hasParents,
                    try holds.holdAlert(monitorID: monitorID, interval: interval, at: at, on: c) { continue }
                 if kind == .monitorUp, closedQuietly { continue }
                 let incident: Int64?
