@@ -44,6 +44,17 @@ public enum Dependencies {
         try c.query(SQL.all).map { r throws(StoreError) in (try r.int("monitor_id"), try r.int("parent_id")) }
     }
 
+    /// Serialises the transactions that add edges, so each one's cycle check
+    /// sees the others' committed edges: on PostgreSQL two edits (a→b, b→a)
+    /// checked at once against the same old graph would both pass. The lock
+    /// conflicts with itself and with every write of the table, and is held
+    /// to COMMIT; statements after it in READ COMMITTED see what committed
+    /// before it was granted. SQLite has one writer: nothing to do.
+    public static func lockGraph(_ c: Connection) throws(StoreError) {
+        guard c.engine == .postgres else { return }
+        try c.execute("LOCK TABLE monitor_dependencies IN SHARE ROW EXCLUSIVE MODE")
+    }
+
     /// Replaces the monitor's parents and keeps the `has_parents` /
     /// `has_children` flags of everyone involved true to the edges.
     public static func replace(_ c: Connection, monitorID: Int64, parents: [Int64]) throws(StoreError) {

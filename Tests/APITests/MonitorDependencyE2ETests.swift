@@ -98,4 +98,24 @@ import Glibc
         let cleared = try expectJSON(try hub.call("PATCH", "/api/monitors/\(b)", json: ["depends_on": []]))
         #expect(cleared["depends_on"] == [])
     }
+
+    /// Deleting the parent that suppressed a child still down sends the
+    /// child's alert then: nothing stays silenced by a monitor that is gone.
+    @Test(arguments: TestEngine.all) func deletingTheSuppressingParentAlertsForTheChild(engine: TestEngine) throws {
+        let (hub, receiver) = try setUp(engine)
+        let target = try SwitchableHTTPTarget()
+        let (parent, _) = try hub.createChecked(httpMonitor("router", target.healthURL))
+        let (child, _) = try hub.createChecked(httpMonitor("api", target.healthURL, [("depends_on", [.int(parent)])]))
+        target.setStatus(503)
+        try hub.check(child)
+        try hub.check(parent)
+        waitUntil("the parent's alert") { alerts(receiver) == ["monitor_down \(parent)"] }
+        #expect(try hub.incidents(child, status: "open").first?["suppressed_by"] == .int(parent))
+
+        #expect(try hub.call("DELETE", "/api/monitors/\(parent)").status == 204)
+        waitUntil("the child's alert") { alerts(receiver).count == 2 }
+        #expect(alerts(receiver) == ["monitor_down \(parent)", "monitor_down \(child)"])
+        let incident = try #require(try hub.incidents(child, status: "open").first)
+        #expect(incident["suppressed_by"] == .null)
+    }
 }

@@ -56,6 +56,24 @@ struct DependencyHolds: Sendable {
         }
     }
 
+    /// After the parent `parentID` was deleted (its edges are gone): each of
+    /// `incidents` — its children's, read before the delete — is decided
+    /// against the parents left. One it suppressed is held afresh from the
+    /// child's newest result, as when a parent recovers.
+    func parentRemoved(_ parentID: Int64, incidents: [IncidentRecord], at: Int64, on c: Connection) throws(StoreError) {
+        for incident in incidents {
+            if incident.heldUntil == nil, incident.suppressedBy == parentID,
+               let child = try Monitors.find(c, id: incident.monitorID) {
+                let since = try CheckResults.newestID(c, monitorID: child.id) ?? 0
+                try Dependencies.hold(c, incidentID: incident.id, since: since,
+                                      until: DependencyGate.until(start: at, interval: child.interval))
+                try Incidents.addTimeline(c, incidentID: incident.id, at: at, event: TimelineEvent.parentRecovered,
+                                          detail: "the monitor it depended on was deleted")
+            }
+            if let fresh = try Incidents.find(c, id: incident.id) { try decide(fresh, now: at, on: c) }
+        }
+    }
+
     /// Decides one held incident as of `now` and writes the outcome.
     func decide(_ incident: IncidentRecord, now: Int64, on c: Connection) throws(StoreError) {
         guard incident.status == "open", let since = incident.heldSince, let until = incident.heldUntil,

@@ -78,6 +78,7 @@ extension MonitoringService {
     /// the field), judged against the edges as this transaction sees them.
     static func checkDependencies(_ config: MonitorConfig, monitorID: Int64?, on c: Connection) throws {
         guard let parents = config.dependsOn, !parents.isEmpty else { return }
+        try Dependencies.lockGraph(c)
         var existing = Set<Int64>()
         for p in parents where try Monitors.find(c, id: p) != nil { existing.insert(p) }
         try DependencyGraph.check(monitorID: monitorID, parents: parents, existing: existing, edges: try Dependencies.all(c))
@@ -93,8 +94,14 @@ extension MonitoringService {
 
     public func delete(id: Int64) throws {
         let wake = self.wake
+        let holds = recorder.holds
         let gone = try database.write { c in
+            // Its children's incidents that wait for it or that it suppressed
+            // are decided again without it, so none stays silenced by a
+            // monitor that no longer exists.
+            let waiting = try Dependencies.childIncidents(c, parentID: id)
             guard try Monitors.delete(c, id: id) else { return false }
+            try holds.parentRemoved(id, incidents: waiting, at: Time.now(), on: c)
             try wake.send(c, .monitors)
             return true
         }
