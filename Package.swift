@@ -7,7 +7,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "pingtxt", targets: ["pingtxt"]),
-        .executable(name: "FuzzHTTPParser", targets: ["FuzzHTTPParser"]),
+        .executable(name: "Fuzz", targets: ["Fuzz"]),
     ],
     targets: [
         // C libraries and shims.
@@ -45,7 +45,8 @@ let package = Package(
                                             "WebAssets"]),
         .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring", "Notify", "Mail",
                                                         "Net", "Agent", "CShims"]),
-        .executableTarget(name: "FuzzHTTPParser", dependencies: ["HTTP"]),
+        // libFuzzer harnesses for every parser of strangers' bytes (fuzz/build.sh).
+        .executableTarget(name: "Fuzz", dependencies: ["Core", "HTTP", "Net", "DNS", "Mail", "Config", "Monitoring"]),
         .executableTarget(name: "CheckBench", dependencies: ["Net", "Core"]),
 
         // Test servers shared by the test targets (loopback HTTP, TLS, raw TCP, DNS).

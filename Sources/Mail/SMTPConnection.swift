@@ -7,24 +7,12 @@ import Crypto
 import Glibc
 #endif
 
-/// One SMTP reply: the code and the text of each line.
-struct SMTPReply {
-    let code: Int
-    let lines: [String]
-    var isTemporary: Bool { code >= 400 && code < 500 }
-    /// `code text` with the lines joined, capped for error messages (500
-    /// characters and the ellipsis).
-    var summary: String {
-        TextLimit.cut("\(code) " + lines.joined(separator: " / "), to: 501, in: .characters)
-    }
-}
-
 /// A blocking socket, optionally wrapped in TLS, that speaks SMTP lines.
 /// Lives on the calling thread for one `send`.
 final class SMTPConnection {
     private let fd: Int32
     private var ssl: OpaquePointer?
-    private var buffer: [UInt8] = []
+    private var replies = SMTPReplyParser()
     private let timeoutMillis: Int
 
     private init(fd: Int32, timeoutMillis: Int) {
@@ -124,7 +112,7 @@ final class SMTPConnection {
             throw SMTPError(kind: .tls, isTemporary: false, message: "SSL_new: \(openSSLErrorReason())")
         }
         self.ssl = ssl
-        buffer.removeAll()  // nothing read in clear may be taken as protected
+        replies.reset()  // nothing read in clear may be taken as protected
         SSL_set_fd(ssl, fd)
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         var v4 = in_addr()
@@ -205,7 +193,7 @@ final class SMTPConnection {
             } else {
                 n = Glibc.read(fd, &chunk, chunk.count)
             }
-            if n > 0 { buffer += chunk[0..<n]; return }
+            if n > 0 { replies.feed(chunk[0..<n]); return }
             let e = errno
             if n < 0 && e == EINTR && ssl == nil { continue }
             ERR_clear_error()
@@ -219,41 +207,11 @@ final class SMTPConnection {
         }
     }
 
-    private func readLine() throws(SMTPError) -> String {
-        while true {
-            if let i = buffer.firstIndex(of: 10) {
-                var line = Array(buffer[..<i])
-                buffer.removeFirst(i + 1)
-                if line.last == 13 { line.removeLast() }
-                return String(decoding: line, as: UTF8.self)
-            }
-            if buffer.count > 8192 {
-                throw SMTPError(kind: .protocolViolation, isTemporary: true, message: "reply line longer than 8 KiB")
-            }
-            try fill()
-        }
-    }
-
     /// A whole reply: `250-…` lines up to the `250 …` one.
     func readReply() throws(SMTPError) -> SMTPReply {
-        var lines: [String] = []
-        var code = 0
         while true {
-            let line = try readLine()
-            let bytes = Array(line.utf8)
-            guard bytes.count >= 3, bytes[0..<3].allSatisfy({ $0 >= 48 && $0 <= 57 }),
-                  let c = Int(String(decoding: bytes[0..<3], as: UTF8.self)),
-                  bytes.count == 3 || bytes[3] == 32 || bytes[3] == 45,
-                  code == 0 || c == code else {
-                throw SMTPError(kind: .protocolViolation, isTemporary: true,
-                                message: "not an SMTP reply: \(String(line.prefix(200)))")
-            }
-            code = c
-            lines.append(bytes.count > 4 ? String(decoding: bytes[4...], as: UTF8.self) : "")
-            if lines.count > 200 {
-                throw SMTPError(kind: .protocolViolation, isTemporary: true, message: "reply of more than 200 lines")
-            }
-            if bytes.count == 3 || bytes[3] == 32 { return SMTPReply(code: code, lines: lines) }
+            if let reply = try replies.next() { return reply }
+            try fill()
         }
     }
 

@@ -115,7 +115,7 @@ public struct TimeZoneInfo: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses a TZif file (version 2 or later).
-    static func parse(tzif b: [UInt8], name: String) throws(TimeZoneError) -> TimeZoneInfo {
+    public static func parse(tzif b: [UInt8], name: String) throws(TimeZoneError) -> TimeZoneInfo {
         func fail(_ reason: String) -> TimeZoneError { .malformed(name, reason: reason) }
         func u32(_ at: Int) -> UInt32 {
             UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3])

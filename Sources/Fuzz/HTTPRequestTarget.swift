@@ -1,19 +1,11 @@
-// libFuzzer harness for the HTTP request parser.
+// Target `http-request`: the HTTP request parser (bytes from any client).
 //
 // Each input is parsed twice, whole and cut in two at a point chosen by its
 // first byte, and (when short) once more byte by byte. The parser must give
 // the same events (body chunks concatenated), the same error and the same
 // final state every time, and its events must follow the per-request
 // grammar. Any difference is a crash, which libFuzzer reports and minimises.
-//
-// Fuzz build:   swift build --product FuzzHTTPParser -c release -Xswiftc -DFUZZING --sanitize=fuzzer --sanitize=address
-// Replay build: swift build --product FuzzHTTPParser, then FuzzHTTPParser FILE...
-// Fuzz run:     .build/release/FuzzHTTPParser SCRATCH_DIR fuzz/corpus -max_total_time=30
-//               (libFuzzer adds new inputs to the first directory, so keep the seeds second)
 import HTTP
-#if !FUZZING
-import Glibc
-#endif
 
 /// Small limits so the fuzzer reaches every limit check with short inputs.
 private let fuzzLimits = HTTPLimits(maxRequestLineBytes: 64, maxHeaderBytes: 256, maxBodyBytes: 512, maxHeaderCount: 8)
@@ -94,56 +86,16 @@ private func parse<Piece: Collection>(_ pieces: [Piece]) -> Outcome where Piece.
     return outcome
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let input = UnsafeBufferPointer(start: data, count: size)
-    // The whole input goes through the raw-pointer feed, the pieces through the generic one.
-    let whole = parse([UnsafeRawBufferPointer(input)])
-    let cut = size == 0 ? 0 : Int(data[0]) % size
-    let split = parse([input[..<cut], input[cut...]])
-    precondition(split == whole, "split at \(cut) differs from whole input")
-    if size <= byteByByteLimit {
-        let bytes = parse(input.indices.map { input[$0...$0] })
-        precondition(bytes == whole, "byte-by-byte parse differs from whole input")
-    }
-    return 0
-}
-
-#if !FUZZING
-/// Corpus replayer: runs each file named on the command line through the harness.
-private func readFile(_ path: String) -> [UInt8]? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var contents: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-        if n == 0 { break }
-        contents += chunk[..<n]
-    }
-    return contents
-}
-
-/// Replays every file and exits with 1 if one could not be read; a failing
-/// input stops the process at its precondition.
-private func replayCorpus() {
-    var failures: Int32 = 0
-    for path in CommandLine.arguments.dropFirst() {
-        guard let contents = readFile(path) else {
-            print("cannot read \(path)")
-            failures += 1
-            continue
+enum HTTPRequestTarget {
+    static func run(_ input: UnsafeBufferPointer<UInt8>) {
+        // The whole input goes through the raw-pointer feed, the pieces through the generic one.
+        let whole = parse([UnsafeRawBufferPointer(input)])
+        let cut = input.isEmpty ? 0 : Int(input[0]) % input.count
+        let split = parse([input[..<cut], input[cut...]])
+        precondition(split == whole, "split at \(cut) differs from whole input")
+        if input.count <= byteByByteLimit {
+            let bytes = parse(input.indices.map { input[$0...$0] })
+            precondition(bytes == whole, "byte-by-byte parse differs from whole input")
         }
-        // An empty file has no bytes to point at; a one-byte buffer with size 0 stands in.
-        _ = contents.isEmpty ? fuzz([0], 0) : contents.withUnsafeBufferPointer { fuzz($0.baseAddress!, $0.count) }
-        print("ok \(path)")
     }
-    exit(failures == 0 ? 0 : 1)
 }
-
-// The fuzz build parses this file as a library (libFuzzer brings `main`), and
-// the parser rejects top-level statements even inside an inactive `#if`. A
-// global declaration is valid in both modes, and in the replay build, where
-// this file is top-level code, its initialiser runs at startup.
-private let replayed: Void = replayCorpus()
-#endif
