@@ -3,7 +3,8 @@ import Monitoring
 
 /// Target `cron`: the cron dialect of heartbeat monitors (text from the API).
 /// An expression that parses names its next minute after a fixed instant, in
-/// UTC and across a zone with daylight saving, and that minute matches it.
+/// UTC and across a zone with daylight saving, and that minute matches it
+/// (or ends a spring-forward gap the matching time fell into).
 enum CronTarget {
     private static let berlin = try? TimeZoneInfo.named("Europe/Berlin")
     /// 2026-03-28T12:00:00Z, a day before Europe/Berlin springs forward.
@@ -17,7 +18,10 @@ enum CronTarget {
             precondition(next > from, "next is not after the instant")
             precondition(next % 60 == 0, "next is not on a minute")
             let p = zone.localParts(next)
-            precondition(cron.matches(year: p.year, month: p.month, day: p.day, hour: p.hour, minute: p.minute),
+            // Or a gap's end: a matching local time that a spring-forward
+            // skips fires at the first instant after the gap (documented).
+            let gapEnd = zone.offset(at: next - 1) != zone.offset(at: next)
+            precondition(cron.matches(year: p.year, month: p.month, day: p.day, hour: p.hour, minute: p.minute) || gapEnd,
                          "next minute does not match the expression")
         }
     }
