@@ -52,14 +52,21 @@ enum ApplyCommand {
         for item in file.items {
             let (body, pending) = try describeErrors { try file.body(item, ids: ids, environment: environment) }
             let exists = ids[item.section]?[item.key] != nil
+            if pending {
+                // It names an object still to be created: a new object is a
+                // create and an existing one changes for sure. Its body is
+                // checked when it is written (an id cannot stand in yet).
+                plan.append(Planned(item: item, change: exists ? .update : .create))
+                continue
+            }
             let a = try put(api, item, body: body, dryRun: true, file: file)
-            let said = Change(rawValue: a.json["change"]?.stringValue ?? "") ?? .update
-            // A reference to an object still to be created changes an existing object for sure.
-            plan.append(Planned(item: item, change: exists && pending ? .update : said))
+            plan.append(Planned(item: item, change: Change(rawValue: a.json["change"]?.stringValue ?? "") ?? .update))
         }
         var deletions: [(section: ConfigSection, key: String, id: Int64)] = []
         if args.flags.contains("prune") {
-            for section in ConfigSection.allCases.reversed() {
+            // Users before what they use: a policy named by a monitor, or a
+            // channel named by a policy, cannot be deleted first.
+            for section in [ConfigSection.statusPages, .maintenance, .monitors, .escalationPolicies, .channels] {
                 for (key, id) in (ids[section] ?? [:]).sorted(by: { $0.key < $1.key }) where !file.defines(section, key) {
                     deletions.append((section, key, id))
                 }

@@ -86,7 +86,9 @@ struct ByKeyRoutes {
             try claim(.monitor, created.id, key) { try monitoring.delete(id: created.id) }
             return answer(try monitors.render(try monitoring.find(created.id)), .create)
         }
-        var current = try monitoring.config(id)
+        // The stored row, not the registry's copy: that keeps the config as
+        // it was given (a heartbeat's interval is stored as its period).
+        var current = try MonitorConfig(record: try monitoring.find(id))
         var config = try MonitorValidator.create(try JSONFields(.object(restoringHeaders(body.object, stored: current))))
         if config.type != current.type {
             throw HTTPError(400, "validation_failed", "type cannot be changed; delete the monitor or use another key.", field: "type")

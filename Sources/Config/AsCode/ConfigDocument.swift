@@ -153,7 +153,7 @@ public struct ConfigDocument: Sendable {
                 guard case .string(let key) = k else { throw error(item, field: field, "\(field) must be an array of keys") }
                 if let i = try id(key) { out.append(i) }
             }
-            return (.array(out.sorted().map { .int($0) }), missing)
+            return (.array((ref.ordered ? out : out.sorted()).map { .int($0) }), missing)
         }
         guard case .string(let key) = value else { throw error(item, field: field, "\(field) must be a key") }
         return (try id(key).map { .int($0) } ?? .null, missing)

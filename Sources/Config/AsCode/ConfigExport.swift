@@ -94,8 +94,8 @@ public enum ConfigExport {
         return t
     }
 
-    /// Ids as keys; arrays sorted (they are sets), so the order of ids on
-    /// one hub does not show in the file.
+    /// Ids as keys; arrays sorted (they are sets, except an ordered
+    /// reference), so the order of ids on one hub does not show in the file.
     static func referenced(_ value: JSON, _ ref: ConfigReference, keys: [ConfigSection: [Int64: String]],
                            owner: String) throws(Failure) -> TOMLValue? {
         func name(_ id: Int64) throws(Failure) -> String {
@@ -110,7 +110,7 @@ public enum ConfigExport {
         case .array(let ids):
             var out: [String] = []
             for case .int(let id) in ids { out.append(try name(id)) }
-            return .array(out.sorted().map { .string($0) })
+            return .array((ref.ordered ? out : out.sorted()).map { .string($0) })
         default: throw Failure(description: "\(owner): \(ref.apiField) is not an id")
         }
     }

@@ -43,8 +43,11 @@ public enum ConfigSection: String, Sendable, CaseIterable {
         case .monitors:
             return [ConfigReference(apiField: "escalation_policy_id", fileField: "escalation_policy", target: .escalationPolicies, many: false),
                     ConfigReference(apiField: "depends_on", fileField: "depends_on", target: .monitors, many: true)]
-        case .channels, .maintenance, .statusPages:
+        case .channels, .maintenance:
             return [ConfigReference(apiField: "monitor_ids", fileField: "monitors", target: .monitors, many: true)]
+        case .statusPages:
+            // A status page's monitor_ids is its display order, not a set.
+            return [ConfigReference(apiField: "monitor_ids", fileField: "monitors", target: .monitors, many: true, ordered: true)]
         case .escalationPolicies:
             return [ConfigReference(apiField: "channel_ids", fileField: "channels", target: .channels, many: true, inArray: "steps")]
         }
@@ -60,8 +63,12 @@ public struct ConfigReference: Sendable {
     public var many: Bool
     /// The field sits in each table of this array (`steps[].channel_ids`).
     public var inArray: String?
+    /// The order means something (a status page's display order): kept as
+    /// it is rather than sorted.
+    public var ordered: Bool
 
-    public init(apiField: String, fileField: String, target: ConfigSection, many: Bool, inArray: String? = nil) {
+    public init(apiField: String, fileField: String, target: ConfigSection, many: Bool, inArray: String? = nil, ordered: Bool = false) {
+        self.ordered = ordered
         self.apiField = apiField
         self.fileField = fileField
         self.target = target
