@@ -50,4 +50,18 @@ extension OpenAPIDocument {
                          "description": "objects given a key, per section (monitors, channels, …)"],
         ]]),
     ]
+
+    /// `key` in the representation and input schemas of the five kinds
+    /// (and the PATCH schemas that exist), without editing each of them.
+    static func addingKeys(_ schemas: JSONObject) -> JSONObject {
+        var out = schemas
+        let names = keyedKinds.flatMap { [$0.request, $0.schema] } + ["EscalationPolicyPatch"]
+        for name in names {
+            guard case .object(var schema)? = out[name], case .object(var properties)? = schema["properties"] else { continue }
+            properties["key"] = keyProperty
+            schema["properties"] = .object(properties)
+            out[name] = .object(schema)
+        }
+        return out
+    }
 }

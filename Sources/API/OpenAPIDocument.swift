@@ -337,8 +337,8 @@ enum OpenAPIDocument {
                 "info": ["title": "pingtxt hub API", "version": .string(version)],
                 "servers": [["url": .string(serverURL)]],
                 "paths": .object(paths),
-                "components": ["schemas": .object(JSONObject((schemas.objectValue?.entries.map { ($0.key, $0.value) } ?? []) + oauthSchemas + settingsSchemas + mobileSchemas + agentSchemas
-                                                                     + statusPageSchemas + alertSchemas + escalationSchemas + tagSchemas + keySchemas)),
+                "components": ["schemas": .object(addingKeys(JSONObject((schemas.objectValue?.entries.map { ($0.key, $0.value) } ?? []) + oauthSchemas + settingsSchemas + mobileSchemas + agentSchemas
+                                                                     + statusPageSchemas + alertSchemas + escalationSchemas + tagSchemas + keySchemas))),
                                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"],
                                                    "session": ["type": "apiKey", "in": "cookie", "name": "pingtxt_session",
                                                                "description": "Web session of the login page; POST, PATCH, PUT and DELETE also need the header X-CSRF-Token."]]]]
