@@ -163,7 +163,7 @@ import TestSupport
         let path = try hub.process.sandbox.writeFile("monitors.toml", text)
         let out = try hub.cli(["apply", path])
         #expect(out.status == .exited(1))
-        #expect(out.stderr.hasPrefix("pingtxt: monitors.toml:12: monitor \"api\": interval: "), "\(out.stderr)")
+        #expect(out.stderr == "pingtxt: monitors.toml:12: monitor \"api\": interval: must be between 10 and 86400.\n", "\(out.stderr)")
         #expect(out.stdout.isEmpty)
         #expect(try hub.get("/api/monitors")["items"]?.arrayValue?.isEmpty == true, "nothing was created")
 
