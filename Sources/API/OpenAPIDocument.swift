@@ -57,7 +57,7 @@ enum OpenAPIDocument {
         Operation(method: "delete", path: "/api/users/{id}", summary: "Delete a user and their tokens.",
                   auth: "write admin account", success: (204, nil)),
     ] + accountOperations + monitoringOperations + oauthOperations + settingsOperations + mobileOperations + agentOperations
-        + statusPageOperations + alertOperations + escalationOperations + tagOperations
+        + statusPageOperations + alertOperations + escalationOperations + tagOperations + keyOperations
     static let accountOperations: [Operation] = [
         Operation(method: "post", path: "/api/account/password",
                   summary: "Change the caller's password (the current one is required); ends the user's other web sessions.",
@@ -337,8 +337,8 @@ enum OpenAPIDocument {
                 "info": ["title": "pingtxt hub API", "version": .string(version)],
                 "servers": [["url": .string(serverURL)]],
                 "paths": .object(paths),
-                "components": ["schemas": .object(JSONObject((schemas.objectValue?.entries.map { ($0.key, $0.value) } ?? []) + oauthSchemas + settingsSchemas + mobileSchemas + agentSchemas
-                                                                     + statusPageSchemas + alertSchemas + escalationSchemas + tagSchemas)),
+                "components": ["schemas": .object(addingKeys(JSONObject((schemas.objectValue?.entries.map { ($0.key, $0.value) } ?? []) + oauthSchemas + settingsSchemas + mobileSchemas + agentSchemas
+                                                                     + statusPageSchemas + alertSchemas + escalationSchemas + tagSchemas + keySchemas))),
                                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"],
                                                    "session": ["type": "apiKey", "in": "cookie", "name": "pingtxt_session",
                                                                "description": "Web session of the login page; POST, PATCH, PUT and DELETE also need the header X-CSRF-Token."]]]]

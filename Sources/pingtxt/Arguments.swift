@@ -5,7 +5,7 @@ struct Arguments {
     var flags: Set<String> = []
 
     /// Flags that take no value.
-    static let booleanFlags: Set<String> = ["password-stdin", "help"]
+    static let booleanFlags: Set<String> = ["password-stdin", "help", "redact", "dry-run", "prune"]
 
     init(_ argv: [String]) throws(CLIError) {
         var i = 0

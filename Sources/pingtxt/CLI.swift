@@ -19,6 +19,8 @@ enum CLI {
       migrate-db --to postgres://…                      copy the stopped hub's SQLite database into an empty PostgreSQL one
       migrate-db --from postgres://…                    copy a PostgreSQL database into the configured SQLite path (a new file)
       check-config [--config FILE]                      validate the configuration
+      export [--out FILE] [--redact] [--url URL]        write the hub's monitors, channels, … as TOML (PINGTXT_TOKEN)
+      apply FILE [--dry-run] [--prune] [--url URL]      make the hub match such a file, matched by key (PINGTXT_TOKEN)
       version
 
     Every command takes --config FILE and the PINGTXT_<SECTION>_<KEY> environment overrides.
@@ -39,6 +41,8 @@ enum CLI {
             case ["backup"]: try BackupCommand.run(args)
             case ["migrate-db"]: try MigrateDBCommand.run(args)
             case ["check-config"]: try CheckConfigCommand.run(args)
+            case ["export"]: try ExportCommand.run(args)
+            case let w where w.first == "apply": try ApplyCommand.run(args)
             case ["version"]:
                 try args.allow(["config"])
                 print("pingtxt \(versionString)")

@@ -21,7 +21,7 @@ import TestSupport
             "steps": [["channel_ids": [.int(a)], "delay_minutes": 10], ["channel_ids": [.int(b), .int(c)], "delay_minutes": 15]],
         ]), 201)
         let id = try #require(created["id"]?.intValue)
-        #expect(created.objectValue?.keys == ["id", "name", "repeat", "steps", "created_at", "updated_at"])
+        #expect(created.objectValue?.keys == ["id", "key", "name", "repeat", "steps", "created_at", "updated_at"])  // "key": SPEC §13
         #expect(created["steps"] == [["channel_ids": [.int(a)], "delay_minutes": 10], ["channel_ids": [.int(b), .int(c)], "delay_minutes": 15]])
         #expect(created["repeat"] == 1 && created["name"] == "Ops")
         #expect(try expectJSON(try hub.call("GET", "/api/escalation-policies/\(id)")) == created)

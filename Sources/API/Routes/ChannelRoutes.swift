@@ -1,6 +1,7 @@
 import Auth
 import Core
 import HTTP
+import Monitoring
 import Notify
 import Store
 
@@ -10,6 +11,7 @@ import Store
 struct ChannelRoutes {
     let access: Access
     let notify: NotifyService
+    var keys: ObjectKeyService { ObjectKeyService(database: notify.database) }
 
     func register(_ r: inout RouteTable) {
         r.get("/api/channels", access.rule(.read, list))
@@ -21,6 +23,10 @@ struct ChannelRoutes {
     }
 
     func represent(_ r: ChannelRecord) throws -> JSON {
+        KeyedJSON.with(try keys.key(.channel, id: r.id), try representUnkeyed(r))
+    }
+
+    func representUnkeyed(_ r: ChannelRecord) throws -> JSON {
         let ch = try Channel(record: r)
         let d = try notify.delivery(r.id)
         let delivery = JSON.object(JSONObject([("sent", .int(d.sent)), ("failed", .int(d.failed)), ("pending", .int(d.pending)),
@@ -35,7 +41,9 @@ struct ChannelRoutes {
     }
 
     func list(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
-        return .json(.object(JSONObject([("items", .array(try notify.all().map(represent))), ("next_cursor", .null)])))
+        let keyed = try keys.keys(.channel)
+        let items = try notify.all().map { KeyedJSON.with(keyed[$0.id], try representUnkeyed($0)) }
+        return .json(.object(JSONObject([("items", .array(items)), ("next_cursor", .null)])))
     }
 
     func find(_ id: Int64) throws -> ChannelRecord {
@@ -48,14 +56,23 @@ struct ChannelRoutes {
     }
 
     func create(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
-        let record = try ChannelValidator.create(try req.jsonFields())
-        return .json(try represent(try notify.create(record)), status: 201)
+        let body = try req.jsonFields()
+        let record = try ChannelValidator.create(body)
+        let key = try KeyRules.change(in: body)
+        try keys.checkFree(.channel, key, for: nil)
+        let created = try notify.create(record)
+        try keys.apply(.channel, id: created.id, key)
+        return .json(try represent(created), status: 201)
     }
 
     func update(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let old = try find(try req.intParameter("id"))
-        let record = try ChannelValidator.patch(old, with: try req.jsonFields())
+        let body = try req.jsonFields()
+        let record = try ChannelValidator.patch(old, with: body)
+        let key = try KeyRules.change(in: body)
+        try keys.checkFree(.channel, key, for: old.id)
         guard let out = try notify.update(record) else { throw HTTPError.notFound("No channel with id \(old.id).") }
+        try keys.apply(.channel, id: old.id, key)
         return .json(try represent(out))
     }
 

@@ -1,6 +1,7 @@
 import Auth
 import Core
 import HTTP
+import Monitoring
 import Notify
 import Store
 
@@ -9,6 +10,11 @@ import Store
 struct EscalationPolicyRoutes {
     let access: Access
     let notify: NotifyService
+    var keys: ObjectKeyService { ObjectKeyService(database: notify.database) }
+
+    func keyed(_ p: EscalationPolicyRecord) throws -> JSON {
+        KeyedJSON.with(try keys.key(.escalationPolicy, id: p.id), Self.represent(p))
+    }
 
     func register(_ r: inout RouteTable) {
         r.get("/api/escalation-policies", access.rule(.read, list))
@@ -32,22 +38,33 @@ struct EscalationPolicyRoutes {
     func list(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let page = try Page(req)
         let rows = try notify.policies(afterID: page.afterID ?? 0, limit: page.fetchLimit)
-        return page.response(rows, id: \.id, render: Self.represent)
+        let keyed = try keys.keys(.escalationPolicy)
+        return page.response(rows, id: \.id) { KeyedJSON.with(keyed[$0.id], Self.represent($0)) }
     }
 
     func show(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
-        .json(Self.represent(try notify.policy(try req.intParameter("id"))))
+        .json(try keyed(try notify.policy(try req.intParameter("id"))))
     }
 
     func create(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
-        let record = try EscalationPolicyValidator.create(try req.jsonFields())
-        return .json(Self.represent(try notify.createPolicy(record)), status: 201)
+        let body = try req.jsonFields()
+        let record = try EscalationPolicyValidator.create(body)
+        let key = try KeyRules.change(in: body)
+        try keys.checkFree(.escalationPolicy, key, for: nil)
+        let created = try notify.createPolicy(record)
+        try keys.apply(.escalationPolicy, id: created.id, key)
+        return .json(try keyed(created), status: 201)
     }
 
     func update(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let existing = try notify.policy(try req.intParameter("id"))
-        let record = try EscalationPolicyValidator.patch(existing, with: try req.jsonFields())
-        return .json(Self.represent(try notify.updatePolicy(record)))
+        let body = try req.jsonFields()
+        let record = try EscalationPolicyValidator.patch(existing, with: body)
+        let key = try KeyRules.change(in: body)
+        try keys.checkFree(.escalationPolicy, key, for: existing.id)
+        let updated = try notify.updatePolicy(record)
+        try keys.apply(.escalationPolicy, id: existing.id, key)
+        return .json(try keyed(updated))
     }
 
     func delete(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {

@@ -8,6 +8,8 @@ import Store
 struct MonitorRoutes {
     let access: Access
     let monitoring: MonitoringService
+    /// Stable keys (SPEC §13) beside the monitors' rows.
+    var keys: ObjectKeyService { ObjectKeyService(database: monitoring.database) }
 
     func register(_ r: inout RouteTable) {
         r.get("/api/monitors", access.rule(.read, list))
@@ -34,9 +36,11 @@ struct MonitorRoutes {
         let now = Time.now()
         let open = try monitoring.openIncidentIDs(records)
         let parents = try monitoring.dependencyMap()
+        let keyed = try keys.keys(.monitor)
         return zip(records, open).map { r, incident in
-            MonitoringRepresentation.monitor(r, openIncidentID: incident, inMaintenance: monitoring.isInMaintenance(r.id, at: now),
-                                             pingURL: monitoring.pingURL(r), dependsOn: parents[r.id] ?? [])
+            KeyedJSON.with(keyed[r.id], MonitoringRepresentation.monitor(r, openIncidentID: incident,
+                                                                          inMaintenance: monitoring.isInMaintenance(r.id, at: now),
+                                                                          pingURL: monitoring.pingURL(r), dependsOn: parents[r.id] ?? []))
         }
     }
 
@@ -73,8 +77,13 @@ struct MonitorRoutes {
     }
 
     func create(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
-        let config = try MonitorValidator.create(try req.jsonFields())
-        return .json(try render(try monitoring.create(config)), status: 201)
+        let body = try req.jsonFields()
+        let config = try MonitorValidator.create(body)
+        let key = try KeyRules.change(in: body)
+        try keys.checkFree(.monitor, key, for: nil)
+        let created = try monitoring.create(config)
+        try keys.apply(.monitor, id: created.id, key)
+        return .json(try render(created), status: 201)
     }
 
     func bulk(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
@@ -90,8 +99,13 @@ struct MonitorRoutes {
     func update(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         let current = try monitoring.config(id)
-        let config = try MonitorValidator.patch(current, with: try req.jsonFields())
-        return .json(try render(try monitoring.update(id: id, config)))
+        let body = try req.jsonFields()
+        let config = try MonitorValidator.patch(current, with: body)
+        let key = try KeyRules.change(in: body)
+        try keys.checkFree(.monitor, key, for: id)
+        let updated = try monitoring.update(id: id, config)
+        try keys.apply(.monitor, id: id, key)
+        return .json(try render(updated))
     }
 
     func delete(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {

@@ -9,6 +9,11 @@ import Store
 struct StatusPageRoutes {
     let access: Access
     let pages: StatusPageService
+    var keys: ObjectKeyService { ObjectKeyService(database: pages.monitoring.database) }
+
+    func keyed(_ p: StatusPageRecord) throws -> JSON {
+        KeyedJSON.with(try keys.key(.statusPage, id: p.id), StatusPageRepresentation.page(p))
+    }
 
     func register(_ r: inout RouteTable) {
         r.get("/api/status-pages", access.rule(.read, list))
@@ -21,23 +26,34 @@ struct StatusPageRoutes {
     func list(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let page = try Page(req)
         let rows = try pages.list(afterID: page.afterID, limit: page.fetchLimit)
-        return page.response(rows, id: \.id, render: StatusPageRepresentation.page)
+        let keyed = try keys.keys(.statusPage)
+        return page.response(rows, id: \.id) { KeyedJSON.with(keyed[$0.id], StatusPageRepresentation.page($0)) }
     }
 
     func show(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
-        return .json(StatusPageRepresentation.page(try pages.find(try req.intParameter("id"))))
+        return .json(try keyed(try pages.find(try req.intParameter("id"))))
     }
 
     func create(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
-        let input = try StatusPageInput.parse(try req.jsonFields())
-        return .json(StatusPageRepresentation.page(try pages.create(input)), status: 201)
+        let body = try req.jsonFields()
+        let input = try StatusPageInput.parse(body)
+        let key = try KeyRules.change(in: body)
+        try keys.checkFree(.statusPage, key, for: nil)
+        let created = try pages.create(input)
+        try keys.apply(.statusPage, id: created.id, key)
+        return .json(try keyed(created), status: 201)
     }
 
     func update(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
         let id = try req.intParameter("id")
         let current = StatusPageService.input(try pages.find(id))
-        let input = try StatusPageInput.parse(try req.jsonFields(), existing: current)
-        return .json(StatusPageRepresentation.page(try pages.update(id: id, input)))
+        let body = try req.jsonFields()
+        let input = try StatusPageInput.parse(body, existing: current)
+        let key = try KeyRules.change(in: body)
+        try keys.checkFree(.statusPage, key, for: id)
+        let updated = try pages.update(id: id, input)
+        try keys.apply(.statusPage, id: id, key)
+        return .json(try keyed(updated))
     }
 
     func delete(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
