@@ -9,10 +9,10 @@ public final class MaintenanceCalendar: Sendable {
     struct Window: Sendable {
         let id: Int64
         let monitors: MonitorSelection
-        let start: Int64
-        let end: Int64
+        /// One-off or recurring: the occurrences decide (`MaintenanceSchedule`).
+        let schedule: MaintenanceSchedule
         func covers(_ monitorID: Int64, at t: Int64) -> Bool {
-            t >= start && t < end && monitors.contains(monitorID)
+            monitors.contains(monitorID) && schedule.isActive(at: t)
         }
     }
 
@@ -24,13 +24,14 @@ public final class MaintenanceCalendar: Sendable {
     }
 
     /// Loads every window that has not ended (relative to `now`, minus a day
-    /// so late results still find theirs), its tags resolved to monitors as
+    /// so late results still find theirs; a series counts until its end, or
+    /// for ever), its tags resolved to monitors as
     /// they are tagged now. Monitor writes reload too (and every cluster
     /// beat), so a monitor tagged later is covered from then on.
     public func reload(now: Int64 = Time.now()) throws {
         let loaded = try database.read { c in
             try MaintenanceWindows.overlapping(c, from: now - 86_400, to: Int64.max / 2).map { r throws(StoreError) in
-                Window(id: r.id, monitors: try MonitorSelection.of(c, r), start: r.startsAt, end: r.endsAt)
+                Window(id: r.id, monitors: try MonitorSelection.of(c, r), schedule: MaintenanceSchedule(r))
             }
         }
         windows.withLock { $0 = loaded }
