@@ -126,4 +126,27 @@ import Testing
         #expect(broken.nextStart(after: 0) == nil)
         #expect(!broken.isActive(at: 3600))
     }
+
+    /// What the calendar caches: within a decision's stretch the answer never
+    /// differs from `isActive`, swept across both DST nights and the bounds.
+    @Test func decisionsHoldOverTheirWholeStretch() {
+        let schedules = [weekly(), weekly("30 2 * * *", minutes: 60, until: "2026-10-26T12:00:00Z"),
+                         weekly("*/20 1-3 * * *", minutes: 30, from: "2026-03-28T12:00:00Z"),
+                         MaintenanceSchedule(MaintenanceRecord(title: "once", monitorIDs: [], startsAt: t("2026-03-29T00:40:00Z"),
+                                                               endsAt: t("2026-03-29T01:20:00Z"), createdBy: nil))]
+        for s in schedules {
+            for night in ["2026-03-28T22:00:00Z", "2026-10-24T22:00:00Z"] {
+                var at = t(night)
+                while at < t(night) + 6 * 3600 {
+                    let d = s.decide(at: at)
+                    #expect(d.active == s.isActive(at: at) && d.covers(at))
+                    let last = min(d.until, at + 7 * 86_400) - 1
+                    for probe in [d.from, (d.from + last) / 2, last] where probe >= at || d.active {
+                        #expect(s.isActive(at: probe) == d.active, "\(Time.rfc3339(at)) → \(Time.rfc3339(probe))")
+                    }
+                    at += 7 * 60 + 13
+                }
+            }
+        }
+    }
 }

@@ -102,6 +102,26 @@ public struct MaintenanceSchedule: Sendable {
 
     public func isActive(at t: Int64) -> Bool { occurrence(at: t) != nil }
 
+    /// The answer of `isActive(at: t)` with the stretch of time around `t`
+    /// over which it cannot change, `[from, until)`: the occurrence itself
+    /// when active, else from `t` to the next start. The calendar keeps it
+    /// so the result path evaluates the cron about once per change, not
+    /// once per check result.
+    public struct Decision: Sendable, Equatable {
+        public var active: Bool
+        public var from: Int64
+        public var until: Int64
+        public func covers(_ t: Int64) -> Bool { t >= from && t < until }
+    }
+
+    public func decide(at t: Int64) -> Decision {
+        if let o = occurrence(at: t) { return Decision(active: true, from: o.start, until: o.end) }
+        // No occurrence in force at t and none starts before `next`: a later
+        // instant below `next` has none either (one in force there would
+        // have started by t, or between t and `next`).
+        return Decision(active: false, from: t, until: nextStart(after: t) ?? Int64.max)
+    }
+
     /// The start of the next occurrence that has not begun at `t` (start > t),
     /// or nil when there is none (a one-off window already started, a series
     /// past its end).

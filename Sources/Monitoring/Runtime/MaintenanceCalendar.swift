@@ -11,8 +11,15 @@ public final class MaintenanceCalendar: Sendable {
         let monitors: MonitorSelection
         /// One-off or recurring: the occurrences decide (`MaintenanceSchedule`).
         let schedule: MaintenanceSchedule
-        func covers(_ monitorID: Int64, at t: Int64) -> Bool {
-            monitors.contains(monitorID) && schedule.isActive(at: t)
+        /// The last answer and the stretch it holds for (under the lock).
+        var decided: MaintenanceSchedule.Decision?
+
+        mutating func covers(_ monitorID: Int64, at t: Int64) -> Bool {
+            guard monitors.contains(monitorID) else { return false }
+            if let d = decided, d.covers(t) { return d.active }
+            let d = schedule.decide(at: t)
+            decided = d
+            return d.active
         }
     }
 
@@ -31,13 +38,16 @@ public final class MaintenanceCalendar: Sendable {
     public func reload(now: Int64 = Time.now()) throws {
         let loaded = try database.read { c in
             try MaintenanceWindows.overlapping(c, from: now - 86_400, to: Int64.max / 2).map { r throws(StoreError) in
-                Window(id: r.id, monitors: try MonitorSelection.of(c, r), schedule: MaintenanceSchedule(r))
+                Window(id: r.id, monitors: try MonitorSelection.of(c, r), schedule: MaintenanceSchedule(r), decided: nil)
             }
         }
         windows.withLock { $0 = loaded }
     }
 
     public func isInMaintenance(monitorID: Int64, at t: Int64) -> Bool {
-        windows.withLock { $0.contains { $0.covers(monitorID, at: t) } }
+        windows.withLock { ws in
+            for i in ws.indices where ws[i].covers(monitorID, at: t) { return true }
+            return false
+        }
     }
 }
