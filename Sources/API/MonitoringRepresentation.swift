@@ -88,11 +88,21 @@ enum MonitoringRepresentation {
         return .object(o)
     }
 
+    /// `active` and `next_start` come from the window's schedule at `now`
+    /// (SPEC §12: the next occurrence that has not begun; a one-off window's
+    /// start while it is in the future).
     static func maintenance(_ w: MaintenanceRecord, now: Int64) -> JSON {
-        .object(JSONObject([
+        let schedule = MaintenanceSchedule(w)
+        let recurrence: JSON = w.recurrence.map { r in
+            .object(JSONObject([("cron", .string(r.cron)), ("timezone", .string(r.timezone)),
+                                ("duration_minutes", .int(r.durationMinutes))]))
+        } ?? .null
+        return .object(JSONObject([
             ("id", .int(w.id)), ("title", .string(w.title)), ("monitor_ids", .array(w.monitorIDs.map { .int($0) })),
-            ("tags", .array(w.tags.map { .string($0) })), ("starts_at", .time(w.startsAt)), ("ends_at", .time(w.endsAt)), ("created_by", .from(w.createdBy)),
-            ("active", .bool(w.startsAt <= now && now < w.endsAt)), ("created_at", .time(w.createdAt)),
+            ("tags", .array(w.tags.map { .string($0) })), ("starts_at", .time(w.startsAt)),
+            ("ends_at", w.endsAt.map { .time($0) } ?? .null), ("recurrence", recurrence), ("created_by", .from(w.createdBy)),
+            ("active", .bool(schedule.isActive(at: now))), ("next_start", schedule.nextStart(after: now).map { .time($0) } ?? .null),
+            ("created_at", .time(w.createdAt)),
         ]))
     }
 }

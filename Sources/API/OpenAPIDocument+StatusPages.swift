@@ -19,7 +19,7 @@ extension OpenAPIDocument {
                   summary: "The public status page (HTML; no authentication; Cache-Control: public, max-age=30). Unknown slug → 404 page.",
                   auth: "public", success: (200, ["type": "string"]), successType: "text/html"),
         Operation(method: "get", path: "/status/{slug}.json",
-                  summary: "The public status page as JSON: overall status, listed monitors with 90 days of daily uptime, open incidents.",
+                  summary: "The public status page as JSON: overall status, listed monitors with 90 days of daily uptime, open incidents, upcoming maintenance.",
                   auth: "public", success: (200, ref("PublicStatusPage"))),
         Operation(method: "get", path: "/status/{slug}/badge/{monitor_id}.svg",
                   summary: "An SVG status badge of a monitor listed on that page (else 404); Cache-Control: public, max-age=60.",
@@ -53,6 +53,13 @@ extension OpenAPIDocument {
                 "monitor_id": ["type": "integer"], "monitor_name": ["type": "string"],
                 "kind": ["enum": ["down", "degraded", "expiry"]], "since": ["type": "string", "format": "date-time"],
                 "cause": ["type": "string"]]]],
+            "maintenance": ["type": "array", "description": .string("per window covering a listed monitor: its occurrence in progress, "
+                                + "else its next one if it starts within 7 days; soonest first, at most 20"),
+                            "items": ["type": "object", "properties": [
+                "title": ["type": "string"], "starts_at": ["type": "string", "format": "date-time"],
+                "ends_at": ["type": "string", "format": "date-time"], "active": ["type": "boolean"],
+                "recurring": ["type": "boolean"],
+                "monitors": ["type": "array", "items": ["type": "string"], "description": "names of this page's monitors it covers"]]]],
             "generated_at": ["type": "string", "format": "date-time"]]]),
     ]
 

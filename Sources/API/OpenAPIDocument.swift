@@ -249,15 +249,6 @@ enum OpenAPIDocument {
                                                                         "description": "the parent that was down: no alert, reminder, escalation or monitor_up (SPEC §12)"],
                                                       "escalation": ref("IncidentEscalation"),
                                                       "timeline": ["type": "array", "items": ["type": "object"]]]],
-        "Maintenance": ["type": "object", "properties": ["id": ["type": "integer"], "title": ["type": "string"],
-                                                         "monitor_ids": ["type": "array", "items": ["type": "integer"]],
-                                                         "tags": tagsProperty,
-                                                         "starts_at": ["type": "string"], "ends_at": ["type": "string"],
-                                                         "created_by": ["type": ["string", "null"]], "active": ["type": "boolean"]]],
-        "MaintenanceInput": ["type": "object", "required": ["title", "starts_at", "ends_at"],
-                             "properties": ["title": ["type": "string"], "monitor_ids": ["type": "array", "items": ["type": "integer"]],
-                                            "tags": tagsProperty,
-                                            "starts_at": ["type": "string", "format": "date-time"], "ends_at": ["type": "string", "format": "date-time"]]],
         "Channel": ["type": "object", "properties": [
             "id": ["type": "integer"], "name": ["type": "string"],
             "type": ["enum": channelTypes],
@@ -338,7 +329,8 @@ enum OpenAPIDocument {
                 "servers": [["url": .string(serverURL)]],
                 "paths": .object(paths),
                 "components": ["schemas": .object(addingKeys(JSONObject((schemas.objectValue?.entries.map { ($0.key, $0.value) } ?? []) + oauthSchemas + settingsSchemas + mobileSchemas + agentSchemas
-                                                                     + statusPageSchemas + alertSchemas + escalationSchemas + tagSchemas + keySchemas))),
+                                                                     + statusPageSchemas + alertSchemas + escalationSchemas + tagSchemas + keySchemas
+                                                                     + maintenanceSchemas))),
                                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"],
                                                    "session": ["type": "apiKey", "in": "cookie", "name": "pingtxt_session",
                                                                "description": "Web session of the login page; POST, PATCH, PUT and DELETE also need the header X-CSRF-Token."]]]]

@@ -41,6 +41,7 @@ public enum Migrations {
         Schema0019.migration,
         Schema0020.migration,
         Schema0021.migration,
+        Schema0022.migration,
         Schema0023.migration,
         Schema0026.migration,
     ]

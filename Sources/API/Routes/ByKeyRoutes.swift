@@ -158,7 +158,7 @@ struct ByKeyRoutes {
         }
         let w = try monitoring.maintenanceWindow(id)
         if w.title == input.title && w.monitorIDs == input.monitorIDs && w.tags == input.tags
-            && w.startsAt == input.startsAt && w.endsAt == input.endsAt {
+            && w.startsAt == input.startsAt && w.endsAt == input.endsAt && w.recurrence == input.recurrence {
             return isDryRun(req) ? dryRun(key, .unchanged) : answer(try maintenance.represent(w, now: Time.now()), .unchanged)
         }
         if isDryRun(req) { return dryRun(key, .update) }

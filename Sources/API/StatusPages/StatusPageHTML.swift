@@ -19,10 +19,18 @@ enum StatusPageHTML {
                 "cause": .string(i.cause),
             ]
         }
+        let maintenance: [TemplateValue] = v.maintenance.map { m in
+            [
+                "title": .string(m.title), "start": .string(Time.rfc3339(m.start)), "start_text": .string(readable(m.start)),
+                "end": .string(Time.rfc3339(m.end)), "end_text": .string(readable(m.end)), "active": .bool(m.active),
+                "recurring": .bool(m.recurring), "monitors": .string(m.monitorNames.joined(separator: ", ")),
+            ]
+        }
         let body = TemplateLibrary.render("status_page.html", [
             "title": .string(v.page.title), "description": .string(v.page.description), "slug": .string(v.page.slug),
             "overall": .string(v.overall.rawValue), "overall_text": .string(v.overall.text),
             "monitors": .list(monitors), "incidents": .list(incidents), "has_incidents": .bool(!incidents.isEmpty),
+            "maintenance": .list(maintenance), "has_maintenance": .bool(!maintenance.isEmpty),
             "generated_text": .string(readable(v.generatedAt)),
         ])
         return TemplateLibrary.render("status_layout.html", ["title": .string(v.page.title), "body": .string(body)])

@@ -36,10 +36,17 @@ enum StatusPageRepresentation {
                 ("since", .time(i.since)), ("cause", .string(i.cause)),
             ]))
         }
+        let maintenance: [JSON] = v.maintenance.map { m in
+            .object(JSONObject([
+                ("title", .string(m.title)), ("starts_at", .time(m.start)), ("ends_at", .time(m.end)),
+                ("active", .bool(m.active)), ("recurring", .bool(m.recurring)),
+                ("monitors", .array(m.monitorNames.map { .string($0) })),
+            ]))
+        }
         return .object(JSONObject([
             ("slug", .string(v.page.slug)), ("title", .string(v.page.title)), ("description", .string(v.page.description)),
             ("status", .string(v.overall.rawValue)), ("status_text", .string(v.overall.text)),
-            ("monitors", .array(monitors)), ("incidents", .array(incidents)),
+            ("monitors", .array(monitors)), ("incidents", .array(incidents)), ("maintenance", .array(maintenance)),
             ("generated_at", .time(v.generatedAt)),
         ]))
     }

@@ -25,12 +25,25 @@ struct StatusPageView: Sendable {
         var cause: String
     }
 
+    /// A maintenance window's occurrence in progress or coming within 7
+    /// days (`MonitoringService.upcomingMaintenance`), with the names of the
+    /// page's monitors it covers (never others').
+    struct Maintenance: Sendable {
+        var title: String
+        var start: Int64
+        var end: Int64
+        var active: Bool
+        var recurring: Bool
+        var monitorNames: [String]
+    }
+
     static let days = 90
 
     var page: StatusPageRecord
     var overall: OverallStatus
     var monitors: [Monitor]
     var incidents: [Incident]
+    var maintenance: [Maintenance]
     var generatedAt: Int64
 
     /// `ids`: what the page lists now (`StatusPageService.listedMonitorIDs`:
@@ -58,8 +71,13 @@ struct StatusPageView: Sendable {
             }
         }
         incidents.sort { $0.since > $1.since }
+        let names = Dictionary(records.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let maintenance = try monitoring.upcomingMaintenance(monitorIDs: records.map(\.id), now: now).map { u in
+            Maintenance(title: u.title, start: u.start, end: u.end, active: u.active, recurring: u.recurring,
+                        monitorNames: u.monitorIDs.compactMap { names[$0] })
+        }
         return StatusPageView(page: page, overall: OverallStatus.of(monitors.map(\.status)), monitors: monitors,
-                              incidents: incidents, generatedAt: now)
+                              incidents: incidents, maintenance: maintenance, generatedAt: now)
     }
 
     /// Paused and maintenance win over the monitor's own status: during a

@@ -3,7 +3,9 @@ import HTTP
 import Monitoring
 import Store
 
-/// `GET /maintenance`: the windows, the schedule form and delete forms.
+/// `GET /maintenance`: the windows (state and next start), the schedule
+/// form (one-off, or recurring with cron, time zone and duration) and
+/// delete forms.
 /// The form is turned into the API's body and validated by
 /// `MaintenanceInput.parse`, so the rules and messages are the API's.
 struct MaintenancePages {
@@ -24,6 +26,10 @@ struct MaintenancePages {
         var monitorIDs: Set<String> = []
         /// As typed: "prod, eu" or "prod eu".
         var tags = ""
+        /// Recurrence (SPEC §12): a cron expression makes the window repeat.
+        var cron = ""
+        var timezone = "UTC"
+        var duration = ""
     }
 
     func list(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
@@ -41,19 +47,25 @@ struct MaintenancePages {
         let items: [TemplateValue] = windows.map { w in
             let ids = w.monitorIDs
             let named = ids.map { names[$0] ?? "#\($0)" } + w.tags.map { "tag \($0)" }
-            let state = w.endsAt <= now ? "ended" : (w.startsAt <= now ? "active" : "scheduled")
+            let schedule = MaintenanceSchedule(w)
+            let next = schedule.nextStart(after: now)
+            let active = schedule.isActive(at: now)
+            let state = active ? "active" : (next == nil ? "ended" : "scheduled")
             return [
                 "id": .int(w.id), "title": .string(w.title),
-                "starts_at": .string(WebTime.text(w.startsAt)), "ends_at": .string(WebTime.text(w.endsAt)),
-                "starts_at_iso": .string(WebTime.iso(w.startsAt)), "ends_at_iso": .string(WebTime.iso(w.endsAt)),
+                "starts_at": .string(WebTime.text(w.startsAt)), "starts_at_iso": .string(WebTime.iso(w.startsAt)),
+                "ends_at": .string(w.endsAt.map(WebTime.text) ?? "no end"), "ends_at_iso": .optional(w.endsAt.map(WebTime.iso)),
+                "next_start": .optional(next.map(WebTime.text)), "next_start_iso": .optional(next.map(WebTime.iso)),
+                "repeats": .optional(w.recurrence.map { "\($0.cron) (\($0.timezone)), \($0.durationMinutes) min" }),
                 "monitors": .string(named.isEmpty ? "All monitors" : named.joined(separator: ", ")),
-                "state": .string(state), "active": .bool(state == "active"), "created_by": .optional(w.createdBy),
+                "state": .string(state), "active": .bool(active), "created_by": .optional(w.createdBy),
             ]
         }
         var ctx: [String: TemplateValue] = [
             "windows": .list(items),
             "title": .string(typed.title), "starts_at": .string(typed.startsAt), "ends_at": .string(typed.endsAt),
             "tags": .string(typed.tags),
+            "cron": .string(typed.cron), "timezone": .string(typed.timezone), "duration": .string(typed.duration),
             "monitors": .list(monitors.map {
                 ["id": .int($0.id), "name": .string($0.name), "selected": .bool(typed.monitorIDs.contains(String($0.id)))]
             }),
@@ -62,7 +74,8 @@ struct MaintenancePages {
             ctx["error"] = .string(error.message)
             ctx["error_field"] = .string(error.field)
             let base = error.field.split(separator: "[").first.map(String.init) ?? error.field
-            ctx["invalid"] = .object([base: .bool(true)])
+            // `recurrence.cron` → `recurrence_cron`: a dot would be a path in the template.
+            ctx["invalid"] = .object([base.replacing(".", with: "_"): .bool(true)])
         }
         return web.adminPage(s, title: "Maintenance", current: "/maintenance", template: "maintenance.html", fields: ctx,
                              flash: flash, status: error == nil ? 200 : 400)
@@ -70,13 +83,23 @@ struct MaintenancePages {
 
     func create(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         let typed = Typed(title: req.form("title") ?? "", startsAt: req.form("starts_at") ?? "", endsAt: req.form("ends_at") ?? "",
-                          monitorIDs: Set(req.formValues("monitor_ids")), tags: req.form("tags") ?? "")
+                          monitorIDs: Set(req.formValues("monitor_ids")), tags: req.form("tags") ?? "",
+                          cron: (req.form("cron") ?? "").trimmingWhitespace(), timezone: (req.form("timezone") ?? "").trimmingWhitespace(),
+                          duration: (req.form("duration_minutes") ?? "").trimmingWhitespace())
         // Ids that are not numbers are passed as strings: the validator names them.
         let ids: [JSON] = req.formValues("monitor_ids").map { v in Int64(v).map { .int($0) } ?? .string(v) }
         var body = JSONObject([("title", .string(typed.title)), ("monitor_ids", .array(ids))])
         body["tags"] = .array(typed.tags.split { $0 == "," || $0 == " " }.map { .string(String($0)) })
         if !typed.startsAt.isEmpty { body["starts_at"] = .string(WebTime.fromLocalInput(typed.startsAt)) }
         if !typed.endsAt.isEmpty { body["ends_at"] = .string(WebTime.fromLocalInput(typed.endsAt)) }
+        if !typed.cron.isEmpty {
+            // A duration that is not a number is passed as a string: the validator names it.
+            let minutes: JSON = Int64(typed.duration).map { .int($0) } ?? (typed.duration.isEmpty ? .null : .string(typed.duration))
+            body["recurrence"] = .object(JSONObject([
+                ("cron", .string(typed.cron)), ("timezone", .string(typed.timezone.isEmpty ? "UTC" : typed.timezone)),
+                ("duration_minutes", minutes),
+            ]))
+        }
         let input: MaintenanceInput
         do {
             input = try MaintenanceInput.parse(try JSONFields(.object(body)))

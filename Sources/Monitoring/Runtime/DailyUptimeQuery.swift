@@ -32,8 +32,12 @@ extension MonitoringService {
             // Days before this one were closed into daily rows by the job.
             let dailyUntil = max(first, horizon - horizon % day)
             let hourlyUntil = max(dailyUntil, horizon)
-            let windows = try MaintenanceWindows.overlapping(c, from: first, to: end).map { w throws(StoreError) in
-                (window: w, monitors: try MonitorSelection.of(c, w))
+            let rawFrom = max(first, hourlyUntil)
+            let windows = try MaintenanceWindows.overlapping(c, from: rawFrom, to: end).map { w throws(StoreError) in
+                // Only raw results need the windows (roll-ups count theirs):
+                // occurrences after the roll-ups, expanded once for all monitors.
+                (intervals: MaintenanceSchedule(w).intervals(from: rawFrom, to: end).map { (start: $0.start, end: $0.end) },
+                 monitors: try MonitorSelection.of(c, w))
             }
             var out: [Int64: [DailyUptime]] = [:]
             for id in monitorIDs {
@@ -55,9 +59,8 @@ extension MonitoringService {
                 if hourlyUntil > dailyUntil {
                     for r in try CheckResults.rollups(c, monitorID: id, resolution: 3600, from: dailyUntil, to: hourlyUntil) { add(r) }
                 }
-                let mine = windows.filter { $0.monitors.contains(id) }
-                    .map { (start: $0.window.startsAt, end: $0.window.endsAt) }
-                for r in try CheckResults.range(c, monitorID: id, fromMs: max(first, hourlyUntil) * 1000, toMs: end * 1000) {
+                let mine = windows.filter { $0.monitors.contains(id) }.flatMap(\.intervals)
+                for r in try CheckResults.range(c, monitorID: id, fromMs: rawFrom * 1000, toMs: end * 1000) {
                     let at = r.atMs / 1000
                     guard let i = slot(at) else { continue }
                     if r.inMaintenance || UptimeCalculator.inMaintenance(at, windows: mine) {

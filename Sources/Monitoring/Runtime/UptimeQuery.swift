@@ -30,7 +30,10 @@ extension MonitoringService {
             }
             let windows = try MaintenanceWindows.overlapping(c, from: from, to: to).filter { w throws(StoreError) in
                 try MonitorSelection.of(c, w).contains(monitorID)
-            }.map { (start: $0.startsAt, end: $0.endsAt) }
+            }.flatMap { w in
+                // A recurring window contributes its occurrences in the period.
+                MaintenanceSchedule(w).intervals(from: from, to: to).map { (start: $0.start, end: $0.end) }
+            }
             return UptimeCalculator.summarize(samples: samples, maintenance: windows, from: from, to: to)
         }
     }
