@@ -79,6 +79,7 @@ public final class Application: Sendable {
             AckLinkPages(web: web, monitoring: monitoring).register(&r)
             MaintenancePages(web: web, monitoring: monitoring).register(&r)
             MonitorRoutes(access: access, monitoring: monitoring).register(&r)
+            ReportRoutes(access: access, monitoring: monitoring).register(&r)
             IncidentRoutes(access: access, monitoring: monitoring, notify: notify).register(&r)
             MaintenanceRoutes(access: access, monitoring: monitoring).register(&r)
             let statusPages = StatusPageService(monitoring: monitoring)
