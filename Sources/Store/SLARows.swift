@@ -23,10 +23,12 @@ public enum Reports {
     /// so they do not overlap.
     public struct Layers: Sendable {
         public var daily: Range<Int64>
-        public var hourly: Range<Int64>
+        /// Hours before the daily part and after it (either may be empty).
+        public var hourlyHead: Range<Int64>
+        public var hourlyTail: Range<Int64>
         public var rawMs: Range<Int64>
-        public init(daily: Range<Int64>, hourly: Range<Int64>, rawMs: Range<Int64>) {
-            (self.daily, self.hourly, self.rawMs) = (daily, hourly, rawMs)
+        public init(daily: Range<Int64>, hourlyHead: Range<Int64>, hourlyTail: Range<Int64>, rawMs: Range<Int64>) {
+            (self.daily, self.hourlyHead, self.hourlyTail, self.rawMs) = (daily, hourlyHead, hourlyTail, rawMs)
         }
     }
 
@@ -38,27 +40,29 @@ public enum Reports {
           (SELECT CAST(coalesce(sum(r.up + r.degraded + r.down + r.in_maintenance), 0) AS INTEGER) FROM result_rollups r
             WHERE r.monitor_id = m.id AND r.resolution = 86400 AND r.bucket_start >= ?1 AND r.bucket_start < ?2) AS daily,
           (SELECT CAST(coalesce(sum(r.up + r.degraded + r.down + r.in_maintenance), 0) AS INTEGER) FROM result_rollups r
-            WHERE r.monitor_id = m.id AND r.resolution = 3600 AND r.bucket_start >= ?3 AND r.bucket_start < ?4) AS hourly,
-          (SELECT count(*) FROM check_results x WHERE x.monitor_id = m.id AND x.at_ms >= ?5 AND x.at_ms < ?6) AS raw
+            WHERE r.monitor_id = m.id AND r.resolution = 3600 AND r.bucket_start >= ?3 AND r.bucket_start < ?4) AS head,
+          (SELECT CAST(coalesce(sum(r.up + r.degraded + r.down + r.in_maintenance), 0) AS INTEGER) FROM result_rollups r
+            WHERE r.monitor_id = m.id AND r.resolution = 3600 AND r.bucket_start >= ?5 AND r.bucket_start < ?6) AS tail,
+          (SELECT count(*) FROM check_results x WHERE x.monitor_id = m.id AND x.at_ms >= ?7 AND x.at_ms < ?8) AS raw
         FROM monitors m
         """
 
     static func bounds(_ l: Layers) -> [SQLValue] {
-        [.integer(l.daily.lowerBound), .integer(l.daily.upperBound), .integer(l.hourly.lowerBound), .integer(l.hourly.upperBound),
-         .integer(l.rawMs.lowerBound), .integer(l.rawMs.upperBound)]
+        [.integer(l.daily.lowerBound), .integer(l.daily.upperBound), .integer(l.hourlyHead.lowerBound), .integer(l.hourlyHead.upperBound),
+         .integer(l.hourlyTail.lowerBound), .integer(l.hourlyTail.upperBound), .integer(l.rawMs.lowerBound), .integer(l.rawMs.upperBound)]
     }
 
     /// Check counts of one monitor (`monitorID`) or of every monitor (nil), by id.
     public static func checkCounts(_ c: Connection, monitorID: Int64?, layers: Layers) throws(StoreError) -> [SLACheckRow] {
         let rows: [Row]
         if let monitorID {
-            rows = try c.query(counts + " WHERE m.id = ?7", bounds(layers) + [.integer(monitorID)])
+            rows = try c.query(counts + " WHERE m.id = ?9", bounds(layers) + [.integer(monitorID)])
         } else {
             rows = try c.query(counts + " ORDER BY m.id", bounds(layers))
         }
         return try rows.map { r throws(StoreError) in
             SLACheckRow(monitorID: try r.int("id"), name: try r.text("name"), createdAt: try r.int("created_at"),
-                        checks: try r.int("daily") + r.int("hourly") + r.int("raw"))
+                        checks: try r.int("daily") + r.int("head") + r.int("tail") + r.int("raw"))
         }
     }
 

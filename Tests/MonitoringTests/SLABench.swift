@@ -27,7 +27,7 @@ import Glibc
         let service = MonitoringService(database: db, settings: MonitoringSettings())
         defer { service.stop() }
         let day: Int64 = 86_400, hour: Int64 = 3600
-        let now = Time.now() / hour * hour
+        let now = Time.now() / day * day   // midnight: daily rows are UTC days
         let from = now - 90 * day
         let seedStart = Time.monotonicNanos()
         try db.write { c in
@@ -46,6 +46,13 @@ import Glibc
                 INSERT INTO result_rollups (monitor_id, resolution, bucket_start, up, degraded, down, in_maintenance,
                                             latency_sum, latency_count, histogram)
                 SELECT m.id, 3600, h.t, 59, 0, 1, 0, 1200, 59, '' FROM monitors m, h
+                """)
+            // And the daily rows the job makes of each closed day.
+            try c.execute("""
+                WITH RECURSIVE d(t) AS (SELECT \(from) UNION ALL SELECT t + 86400 FROM d WHERE t + 86400 < \((now - hour) / day * day))
+                INSERT INTO result_rollups (monitor_id, resolution, bucket_start, up, degraded, down, in_maintenance,
+                                            latency_sum, latency_count, histogram)
+                SELECT m.id, 86400, d.t, 1416, 0, 24, 0, 28800, 1416, '' FROM monitors m, d
                 """)
             try Meta.set(c, "rollup_horizon", String(now - hour))
             _ = try MaintenanceWindows.insert(c, MaintenanceRecord(title: "all", monitorIDs: [], startsAt: from + 3 * day,

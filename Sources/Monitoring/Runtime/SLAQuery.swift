@@ -51,21 +51,22 @@ extension MonitoringService {
     }
 
     /// Where each part of [from, to) is counted, without overlap: daily
-    /// roll-ups for days before hourly retention began, hourly roll-ups up to
-    /// the roll-up horizon, raw results after it. A roll-up counts when its
-    /// bucket starts inside the range (so counts are by whole hour, or whole
-    /// UTC day past hourly retention, where they come from roll-ups).
+    /// roll-ups for the whole UTC days the job has closed (24 times fewer
+    /// rows than hours), hourly roll-ups for the hours around them up to the
+    /// roll-up horizon, raw results after it. Past hourly retention only
+    /// daily rows are left, so there a day counts when it begins inside the
+    /// range; a roll-up always counts when its bucket begins inside it.
     static func layers(from: Int64, to: Int64, now: Int64, horizon: Int64, hourlyDays: Int64) -> Reports.Layers {
         let day: Int64 = 86_400
-        let hourlyKept = now - hourlyDays * day
-        let hourlyStart = (hourlyKept + day - 1) / day * day          // the first whole day with its hours kept
-        let dailyEnd = min(hourlyStart, horizon / day * day)          // days the job has closed into daily rows
-        let dailyTo = max(from, min(to, dailyEnd))
-        let hourlyFrom = max(from, dailyEnd)
-        let hourlyTo = max(hourlyFrom, min(to, horizon))
+        let closedDays = horizon / day * day                          // days the job has closed into daily rows
+        let hourlyStart = (now - hourlyDays * day + day - 1) / day * day  // the first whole day with its hours kept
+        let dailyFrom = from < hourlyStart ? from : (from + day - 1) / day * day
+        let dailyTo = max(dailyFrom, min(to <= hourlyStart ? to : to / day * day, closedDays))
+        // Hours exist only inside hourly retention.
+        let hoursEnd = to <= hourlyStart ? from : max(from, min(to, horizon))
         let rawFrom = max(from, horizon)
-        return Reports.Layers(daily: from..<dailyTo, hourly: hourlyFrom..<hourlyTo,
-                              rawMs: (rawFrom * 1000)..<(max(rawFrom, to) * 1000))
+        return Reports.Layers(daily: dailyFrom..<dailyTo, hourlyHead: from..<max(from, min(dailyFrom, hoursEnd)),
+                              hourlyTail: dailyTo..<max(dailyTo, hoursEnd), rawMs: (rawFrom * 1000)..<(max(rawFrom, to) * 1000))
     }
 
     /// The maintenance that applies in [from, to), with the monitors each
