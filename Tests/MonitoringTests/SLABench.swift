@@ -8,8 +8,8 @@ import Glibc
 #endif
 
 /// A measurement, not an assertion of speed: runs only with SLA_BENCH=1
-/// (`bench/sla.sh`). 1,000 monitors with 90 days of hourly roll-ups (the
-/// shape retention leaves: 2.16 million rows), five closed down incidents
+/// (`bench/sla.sh`). 1,000 monitors with 90 days of hourly and daily
+/// roll-ups (the shape retention leaves: 2.16 million hourly rows), five closed down incidents
 /// each and a maintenance window for all; then the 90-day SLA report of every
 /// monitor, and one monitor's, timed on each engine.
 @Suite struct SLABench {
