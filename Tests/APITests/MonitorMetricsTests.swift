@@ -51,6 +51,22 @@ struct MonitorMetricsTests {
         // Bounded labels: no family carries an id of a result or an incident.
         #expect(samples.allSatisfy { $0.labels["incident_id"] == nil && $0.labels["result_id"] == nil })
         MetricsTests.expectEveryFamilyDeclared(text)
+        // The Grafana dashboard in docs/ asks only for families the hub serves.
+        let dashboard = try JSON.parse(Sandbox.readFile(PythonOAuthClient.repoRoot + "/docs/grafana-dashboard.json"))
+        let declared = Set(text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.map { String($0.split(separator: " ")[2]) })
+        var used = Set<String>()
+        for panel in dashboard["panels"]?.arrayValue ?? [] {
+            for target in panel["targets"]?.arrayValue ?? [] {
+                let expr = target["expr"]?.stringValue ?? ""
+                var rest = Substring(expr)
+                while let r = rest.range(of: "pingtxt_") {
+                    let name = rest[r.lowerBound...].prefix { $0.isLetter || $0 == "_" }
+                    used.insert(String(name))
+                    rest = rest[name.endIndex...]
+                }
+            }
+        }
+        #expect(used.count >= 6 && used.isSubset(of: declared), "dashboard uses \(used.subtracting(declared).sorted())")
 
         // Paused: every location says paused, and up goes away.
         _ = try hub.call("POST", "/api/monitors/\(downID)/pause")
@@ -126,6 +142,37 @@ enum PrometheusParser {
             var labels: [String: String] = [:]
             for (k, v) in json["labels"]?.objectValue?.entries ?? [] { labels[k] = v.stringValue }
             return Sample(name: json["name"]?.stringValue ?? "", labels: labels, value: json["value"]?.numberValue ?? .nan)
+        }
+    }
+}
+
+/// A measurement, not an assertion of speed: runs only with METRICS_BENCH=1.
+/// One `/metrics` body for 100,000 monitors (SQLite, one result each).
+@Suite struct MonitorMetricsBench {
+    @Test(.enabled(if: getenv("METRICS_BENCH") != nil)) func scrapeOfAHundredThousandMonitors() throws {
+        var template = Array("/tmp/pingtxt-metricsbench-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        defer { Sandbox.removeTree(dir) }
+        let db = try Database(path: dir + "/bench.db")
+        defer { db.close() }
+        let service = MonitoringService(database: db, settings: MonitoringSettings())
+        defer { service.stop() }
+        var s = MonitorState(status: .up, statusSince: 0)
+        s.locations = ["hub": LocationState(outcome: .up, lastAt: 1, lastLatencyMs: 42)]
+        let state = MonitorStateCoding.encode(s)
+        try db.write { c in
+            for i in 0..<100_000 {
+                var m = MonitorRecord(name: "monitor \(i)", type: "http", target: "https://example.com/\(i)", interval: 60, timeout: 5, retries: 0)
+                m.state = state
+                m.status = "up"
+                _ = try Monitors.insert(c, m, now: 1)
+            }
+        }
+        for _ in 0..<3 {
+            let t = Time.monotonicNanos()
+            var out = PrometheusText()
+            service.metrics(into: &out)
+            print("BENCH metrics monitors=100000 ms=\(Int((Double(Time.monotonicNanos() - t) / 1e6).rounded())) bytes=\(out.text.utf8.count)")
         }
     }
 }

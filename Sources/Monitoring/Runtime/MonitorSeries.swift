@@ -26,7 +26,8 @@ import Store
 /// Built from one read of every monitor (`Monitors.metricRows`).
 struct MonitorSeries {
     struct Sample {
-        var labels: [String]   // monitor_id, name, type, location
+        /// `monitor_id="…",name="…",type="…",location="…"`, escaped once.
+        var labels: String
         var status: MonitorStatus
         var up: Bool?
         var latencySeconds: Double?
@@ -42,21 +43,19 @@ struct MonitorSeries {
         out.family("pingtxt_monitor_up", .gauge,
                    help: "1 when the monitor's latest check at this location succeeded, 0 when it failed.")
         for s in samples {
-            if let up = s.up { out.sample("pingtxt_monitor_up", labels(s), up ? 1 : 0) }
+            if let up = s.up { out.sample("pingtxt_monitor_up", labelText: s.labels, up ? "1" : "0") }
         }
         out.family("pingtxt_monitor_status", .gauge,
                    help: "The monitor's status as seen from this location: 1 for the current status, 0 for the others.")
         for s in samples {
-            for status in MonitorStatus.allCases {
-                let l = s.labels
-                out.sample("pingtxt_monitor_status", ["monitor_id": l[0], "name": l[1], "type": l[2], "location": l[3],
-                                                      "status": status.rawValue], status == s.status ? 1 : 0)
+            for (status, extra) in Self.statusLabels {
+                out.sample("pingtxt_monitor_status", labelText: s.labels, extra: extra, status == s.status ? "1" : "0")
             }
         }
         out.family("pingtxt_monitor_latency_seconds", .gauge,
                    help: "Latency of the monitor's latest successful check at this location, when that was its latest check.")
         for s in samples {
-            if let v = s.latencySeconds { out.sample("pingtxt_monitor_latency_seconds", labels(s), v) }
+            if let v = s.latencySeconds { out.sample("pingtxt_monitor_latency_seconds", labelText: s.labels, "\(v)") }
         }
         out.family("pingtxt_monitor_cert_expiry_timestamp_seconds", .gauge,
                    help: "When the certificate of an https or tls monitor expires (Unix time).")
@@ -67,9 +66,7 @@ struct MonitorSeries {
         }
     }
 
-    private func labels(_ s: Sample) -> KeyValuePairs<String, String> {
-        ["monitor_id": s.labels[0], "name": s.labels[1], "type": s.labels[2], "location": s.labels[3]]
-    }
+    static let statusLabels = MonitorStatus.allCases.map { ($0, PrometheusText.labelText(["status": $0.rawValue])) }
 
     static func tracksCertificate(_ row: MonitorMetricRow) -> Bool {
         row.type == MonitorType.tls.rawValue
@@ -82,9 +79,9 @@ struct MonitorSeries {
         let named = Set(row.locations)
         var names = state.locations.keys.filter { named.isEmpty || named.contains($0) }.sorted()
         if names.isEmpty { names = row.locations.isEmpty ? [hubLocation] : row.locations.sorted() }
-        let base = [String(row.id), row.name, row.type]
+        let base = PrometheusText.labelText(["monitor_id": String(row.id), "name": row.name, "type": row.type])
         return names.map { name in
-            let labels = base + [name]
+            let labels = base + "," + PrometheusText.labelText(["location": name])
             guard let l = state.locations[name], let outcome = l.outcome else {
                 return Sample(labels: labels, status: row.paused ? .paused : .pending, up: nil, latencySeconds: nil)
             }
