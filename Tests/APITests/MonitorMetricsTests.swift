@@ -174,5 +174,18 @@ enum PrometheusParser {
             service.metrics(into: &out)
             print("BENCH metrics monitors=100000 ms=\(Int((Double(Time.monotonicNanos() - t) / 1e6).rounded())) bytes=\(out.text.utf8.count)")
         }
+        // Where the time goes: the read, the state decoding, the text.
+        var t = Time.monotonicNanos()
+        let rows = try db.read { try Monitors.metricRows($0) }
+        let read = Time.monotonicNanos() - t
+        t = Time.monotonicNanos()
+        let series = MonitorSeries(hubLocation: "hub")
+        let samples = rows.map { series.samples($0) }
+        let decode = Time.monotonicNanos() - t
+        t = Time.monotonicNanos()
+        var out = PrometheusText()
+        series.render(rows, into: &out)
+        let render = Time.monotonicNanos() - t
+        print("BENCH metrics parts read_ms=\(read / 1_000_000) samples_ms=\(decode / 1_000_000) render_ms=\(render / 1_000_000) n=\(samples.count)")
     }
 }
