@@ -80,6 +80,7 @@ public final class Application: Sendable {
             MaintenancePages(web: web, monitoring: monitoring).register(&r)
             let monitorRoutes = MonitorRoutes(access: access, monitoring: monitoring)
             monitorRoutes.register(&r)
+            ReportRoutes(access: access, monitoring: monitoring).register(&r)
             IncidentRoutes(access: access, monitoring: monitoring, notify: notify).register(&r)
             let maintenanceRoutes = MaintenanceRoutes(access: access, monitoring: monitoring)
             maintenanceRoutes.register(&r)

@@ -58,6 +58,7 @@ enum OpenAPIDocument {
                   auth: "write admin account", success: (204, nil)),
     ] + accountOperations + monitoringOperations + oauthOperations + settingsOperations + mobileOperations + agentOperations
         + statusPageOperations + alertOperations + escalationOperations + tagOperations + keyOperations
+        + reportOperations
     static let accountOperations: [Operation] = [
         Operation(method: "post", path: "/api/account/password",
                   summary: "Change the caller's password (the current one is required); ends the user's other web sessions.",
@@ -330,7 +331,7 @@ enum OpenAPIDocument {
                 "paths": .object(paths),
                 "components": ["schemas": .object(addingKeys(JSONObject((schemas.objectValue?.entries.map { ($0.key, $0.value) } ?? []) + oauthSchemas + settingsSchemas + mobileSchemas + agentSchemas
                                                                      + statusPageSchemas + alertSchemas + escalationSchemas + tagSchemas + keySchemas
-                                                                     + maintenanceSchemas))),
+                                                                     + maintenanceSchemas + reportSchemas))),
                                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"],
                                                    "session": ["type": "apiKey", "in": "cookie", "name": "pingtxt_session",
                                                                "description": "Web session of the login page; POST, PATCH, PUT and DELETE also need the header X-CSRF-Token."]]]]

@@ -33,8 +33,31 @@ public struct PrometheusText: Sendable {
         text += " " + value + "\n"
     }
 
+    /// `k1="v1",k2="v2"` escaped, for callers that write many samples with
+    /// the same labels (`/metrics` per monitor): escaped once, not per line.
+    public static func labelText(_ labels: KeyValuePairs<String, String>) -> String {
+        labels.map { "\($0.key)=\"\(escapeLabel($0.value))\"" }.joined(separator: ",")
+    }
+
+    /// A sample whose label text `labelText` made (`extra` appended after a
+    /// comma, already escaped).
+    public mutating func sample(_ name: String, labelText: String, extra: String = "", _ value: String) {
+        text += name
+        text += "{"
+        text += labelText
+        if !extra.isEmpty {
+            text += ","
+            text += extra
+        }
+        text += "} "
+        text += value
+        text += "\n"
+    }
+
     static func escapeLabel(_ v: String) -> String {
-        Escaping.replacing(v) { scalar in
+        // Most values need nothing: skip the scalar loop for them.
+        guard v.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") || $0 == 10 }) else { return v }
+        return Escaping.replacing(v) { scalar in
             switch scalar {
             case "\\": "\\\\"
             case "\"": "\\\""

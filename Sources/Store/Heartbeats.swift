@@ -54,8 +54,11 @@ public enum Heartbeats {
         public var exitCode: Int64?
         public var body: [UInt8]
         public var client: String?
-        public init(monitorID: Int64, atMs: Int64, kind: String, exitCode: Int64?, body: [UInt8], client: String?) {
+        public var userAgent: String?
+        public init(monitorID: Int64, atMs: Int64, kind: String, exitCode: Int64?, body: [UInt8], client: String?,
+                    userAgent: String? = nil) {
             (self.monitorID, self.atMs, self.kind, self.exitCode, self.body, self.client) = (monitorID, atMs, kind, exitCode, body, client)
+            self.userAgent = userAgent
         }
     }
 
@@ -63,11 +66,11 @@ public enum Heartbeats {
     /// lock but the foreign key's share lock on each monitor.
     public static func insertMany(_ c: Connection, _ pings: [NewPing]) throws(StoreError) {
         try BulkRows.run(c, pings, statement: { k in
-            "INSERT INTO heartbeat_pings (monitor_id, at_ms, kind, exit_code, body, client) VALUES "
-                + BulkRows.placeholders(rows: k, columns: 6)
+            "INSERT INTO heartbeat_pings (monitor_id, at_ms, kind, exit_code, body, client, user_agent) VALUES "
+                + BulkRows.placeholders(rows: k, columns: 7)
         }, values: { p in
             [.integer(p.monitorID), .integer(p.atMs), .text(p.kind), SQLValue(p.exitCode),
-             p.body.isEmpty ? .null : .blob(p.body), SQLValue(p.client)]
+             p.body.isEmpty ? .null : .blob(p.body), SQLValue(p.client), SQLValue(p.userAgent)]
         })
     }
 

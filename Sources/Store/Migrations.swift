@@ -43,6 +43,7 @@ public enum Migrations {
         Schema0021.migration,
         Schema0022.migration,
         Schema0023.migration,
+        Schema0024.migration,
         Schema0026.migration,
     ]
 

@@ -136,7 +136,7 @@ struct HeartbeatTests {
 
     @Test("ping path suffixes", arguments: [
         (nil, HeartbeatPing.success), ("", .success), ("start", .start), ("fail", .failure(exitCode: nil)),
-        ("0", .success), ("3", .failure(exitCode: 3)), ("255", .failure(exitCode: 255)),
+        ("0", .exit(0)), ("3", .exit(3)), ("255", .exit(255)),
     ] as [(String?, HeartbeatPing)])
     func pingSuffix(suffix: String?, ping: HeartbeatPing) {
         #expect(HeartbeatPing(suffix: suffix) == ping)

@@ -7,6 +7,8 @@ import Monitoring
 struct PingRoutes {
     let monitoring: MonitoringService
     static let maxKeptBody = 10 * 1024
+    /// The User-Agent kept with a ping, in bytes (cut at a character boundary).
+    static let maxKeptUserAgent = 512
 
     func register(_ r: inout RouteTable) {
         // Deferred: a ping waits only for the group commit, and holds no
@@ -22,7 +24,8 @@ struct PingRoutes {
             return respond(.error(HTTPError.notFound("Unknown ping suffix: use /start, /fail or an exit code 0-255.")))
         }
         let body = Array(req.body.prefix(Self.maxKeptBody))
-        monitoring.ping(key: req.parameters["key"] ?? "", kind, body: body, client: req.clientAddress) { result in
+        let agent = req.headers["User-Agent"].map { TextLimit.cut($0, to: Self.maxKeptUserAgent, in: .utf8Bytes) }
+        monitoring.ping(key: req.parameters["key"] ?? "", kind, body: body, client: req.clientAddress, userAgent: agent) { result in
             switch result {
             case .success(true): respond(.text(200, "OK\n"))
             case .success(false): respond(.error(HTTPError.notFound("No heartbeat monitor has this ping key.")))

@@ -197,7 +197,7 @@ extension MonitoringService {
     /// monitor has that key. Holds no thread while the commit is pending
     /// (pings are the hub's highest-rate write); the completion runs on the
     /// writer thread and must not block.
-    public func ping(key: String, _ ping: HeartbeatPing, body: [UInt8], client: String?,
+    public func ping(key: String, _ ping: HeartbeatPing, body: [UInt8], client: String?, userAgent: String? = nil,
                      completion: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
         guard let id = registry.id(forPingKey: key) ?? learnedFromDatabase(pingKey: key), let entry = registry.get(id) else {
             return completion(.success(false))
@@ -213,6 +213,14 @@ extension MonitoringService {
             result = CheckResult(at: at, location: settings.location, outcome: .up)
         case .start:
             kind = "start"
+        case .exit(0):
+            kind = "success"
+            exitCode = 0
+            result = CheckResult(at: at, location: settings.location, outcome: .up)
+        case .exit(let code):
+            kind = "fail"
+            exitCode = Int64(code)
+            result = CheckResult(at: at, location: settings.location, outcome: .down, error: "exit code \(code)")
         case .failure(let code):
             kind = "fail"
             exitCode = code.map(Int64.init)
@@ -222,7 +230,8 @@ extension MonitoringService {
         let heartbeats = self.heartbeats
         let cluster = self.cluster
         let config = entry.config
-        let row = Heartbeats.NewPing(monitorID: id, atMs: nowMs, kind: kind, exitCode: exitCode, body: body, client: client)
+        let row = Heartbeats.NewPing(monitorID: id, atMs: nowMs, kind: kind, exitCode: exitCode, body: body, client: client,
+                                      userAgent: userAgent)
         let pingKind = kind
         pingIngest.add(PingIngest.Ping(row: row, result: config.paused ? nil : result, config: config, completion: { error in
             if let error { return completion(.failure(error)) }

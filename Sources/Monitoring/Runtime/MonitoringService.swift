@@ -244,5 +244,11 @@ public final class MonitoringService: Sendable {
                 out.sample("pingtxt_incidents_open", ["kind": kind], open[kind] ?? 0)
             }
         }
+        do {
+            let rows = try database.read { try Monitors.metricRows($0) }
+            MonitorSeries(hubLocation: settings.location).render(rows, into: &out)
+        } catch {
+            Log.shared.error("metrics: reading monitors failed", ["error": "\(error)"])
+        }
     }
 }

@@ -42,10 +42,13 @@ public struct HeartbeatVerdict: Sendable, Equatable {
 
 /// The kind of one ping request, from the path after `/ping/{key}`.
 public enum HeartbeatPing: Sendable, Equatable {
-    case success, start, failure(exitCode: Int?)
+    /// `exit`: `/ping/{key}/{n}`, a success for 0 and a failure otherwise,
+    /// kept apart so the ping log can show the exit code (0 included).
+    case success, start, failure(exitCode: Int?), exit(Int)
 
-    /// nil or "" → success; "start"; "fail"; "0"…"255" → success for 0, else
-    /// failure with that exit code; anything else → nil (answer 404).
+    /// nil or "" → success; "start"; "fail"; "0"…"255" → an exit ping
+    /// (success for 0, else failure with that exit code); anything else →
+    /// nil (answer 404).
     public init?(suffix: String?) {
         guard let suffix, !suffix.isEmpty else { self = .success; return }
         switch suffix {
@@ -54,7 +57,7 @@ public enum HeartbeatPing: Sendable, Equatable {
         default:
             guard suffix.utf8.count <= 3, suffix.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
                   let code = Int(suffix), code <= 255 else { return nil }
-            self = code == 0 ? .success : .failure(exitCode: code)
+            self = .exit(code)
         }
     }
 }
