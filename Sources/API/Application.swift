@@ -26,6 +26,8 @@ public final class Application: Sendable {
     public let ssoUsers: SSOUserService
     /// Approving a web sign-in on the phone (SPEC §11).
     public let loginApprovals: LoginApprovalService
+    /// One-time links: the app's web login, password recovery, invitations (SPEC §15).
+    public let signInLinks: SignInLinkService
     /// The outbound client for SSO providers; only started when one is configured.
     private let ssoHTTP: ClientEngine?
     private let startedAt = Time.now()
@@ -47,6 +49,7 @@ public final class Application: Sendable {
         loginLimiter = LoginRateLimiter()
         ssoUsers = SSOUserService(database: database, users: users)
         loginApprovals = LoginApprovalService(database: database, enabled: settings.phoneApproval)
+        signInLinks = SignInLinkService(database: database)
         ssoHTTP = settings.ssoProviders.isEmpty ? nil : ClientEngine(loops: 1, maxConcurrent: 64, extraCAFile: settings.ssoExtraCAFile)
     }
 
@@ -91,6 +94,8 @@ public final class Application: Sendable {
             ChannelRoutes(access: access, notify: notify).register(&r)
             QuietHoursRoutes(access: access, quietHours: notify.quietHours).register(&r)
             EventRoutes(access: access, events: notify.events).register(&r)
+            MessageRoutes(access: access, notify: notify).register(&r)
+            WebLoginLinkRoutes(access: access, web: web, links: signInLinks).register(&r)
             EscalationPolicyRoutes(access: access, notify: notify).register(&r)
             SettingsRoutes(access: access, notify: notify).register(&r)
             TokenRoutes(service: oauth, issuer: issuer).register(&r)

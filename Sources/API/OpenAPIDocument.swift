@@ -57,7 +57,7 @@ enum OpenAPIDocument {
         Operation(method: "delete", path: "/api/users/{id}", summary: "Delete a user and their tokens.",
                   auth: "write admin account", success: (204, nil)),
     ] + accountOperations + monitoringOperations + oauthOperations + settingsOperations + mobileOperations + agentOperations
-        + statusPageOperations + alertOperations + escalationOperations + tagOperations
+        + statusPageOperations + alertOperations + escalationOperations + tagOperations + messageOperations
     static let accountOperations: [Operation] = [
         Operation(method: "post", path: "/api/account/password",
                   summary: "Change the caller's password (the current one is required); ends the user's other web sessions.",
@@ -271,7 +271,7 @@ enum OpenAPIDocument {
         "ChannelInput": ["type": "object", "required": ["name", "type", "config"], "properties": [
             "name": ["type": "string"], "type": ["enum": channelTypes], "enabled": ["type": "boolean", "default": true],
             "events": ["type": "array", "items": ["enum": ["monitor_down", "monitor_up", "monitor_degraded", "expiry",
-                                                            "agent_offline", "agent_online"]]],
+                                                            "agent_offline", "agent_online", "message"]]],
             "monitor_ids": ["type": "array", "items": ["type": "integer"]],
             "reminder_minutes": ["type": "integer", "minimum": 0, "maximum": 10080],
             "min_priority": ["type": "integer", "minimum": 0, "maximum": 10, "default": 0,
@@ -338,7 +338,8 @@ enum OpenAPIDocument {
                 "servers": [["url": .string(serverURL)]],
                 "paths": .object(paths),
                 "components": ["schemas": .object(JSONObject((schemas.objectValue?.entries.map { ($0.key, $0.value) } ?? []) + oauthSchemas + settingsSchemas + mobileSchemas + agentSchemas
-                                                                     + statusPageSchemas + alertSchemas + escalationSchemas + tagSchemas)),
+                                                                     + statusPageSchemas + alertSchemas + escalationSchemas + tagSchemas
+                                                                     + messageSchemas)),
                                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"],
                                                    "session": ["type": "apiKey", "in": "cookie", "name": "pingtxt_session",
                                                                "description": "Web session of the login page; POST, PATCH, PUT and DELETE also need the header X-CSRF-Token."]]]]

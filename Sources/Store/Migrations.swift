@@ -41,6 +41,7 @@ public enum Migrations {
         Schema0019.migration,
         Schema0020.migration,
         Schema0021.migration,
+        Schema0025.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write
