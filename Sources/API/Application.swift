@@ -60,7 +60,8 @@ public final class Application: Sendable {
         let system = SystemRoutes(access: access, settings: settings, metrics: metrics, monitoring: monitoring,
                                   notifications: notify.counters, openAPI: openAPI, startedAt: startedAt)
         let account = AccountRoutes(access: access, tokens: tokens)
-        let userRoutes = UserRoutes(access: access, users: users, ssoUsers: ssoUsers)
+        let userRoutes = UserRoutes(access: access, users: users, ssoUsers: ssoUsers,
+                                    invitations: Invitations(links: signInLinks, notify: notify, settings: settings))
         let ssoButtons = settings.ssoProviders.map { (id: $0.id, name: $0.name) }
         let issuer = settings.issuer
         let security = AccountSecurityRoutes(access: access, account: self.account, twoFactor: twoFactor, limiter: loginLimiter)
@@ -71,7 +72,9 @@ public final class Application: Sendable {
             userRoutes.register(&r)
             security.register(&r)
             LoginRoutes(web: web, users: users, twoFactor: twoFactor, limiter: loginLimiter, ssoUsers: ssoUsers,
-                        approvals: loginApprovals, ssoProviders: ssoButtons).register(&r)
+                        approvals: loginApprovals, ssoProviders: ssoButtons, forgot: notify.sendsMail).register(&r)
+            PasswordRecoveryRoutes(web: web, users: users, links: signInLinks, notify: notify,
+                                   limiter: LoginRateLimiter()).register(&r)
             LoginApprovalRoutes(web: web, approvals: loginApprovals, limiter: loginLimiter, push: notify.push).register(&r)
             if let ssoHTTP {
                 SSORoutes(web: web, providers: settings.ssoProviders, http: ssoHTTP, accounts: ssoUsers,

@@ -63,6 +63,35 @@ public final class SignInLinkService: Sendable {
         return try database.read { c in try SignInLinks.isUsable(c, tokenHash: hash, purpose: purpose, now: now) }
     }
 
+    /// Sets the password of the link's user and uses the link up, in one
+    /// transaction that also ends every web session of the user (whoever
+    /// knew the old password may be signed in) and every other recovery or
+    /// invitation link. The password rules are checked first (`AuthError`
+    /// with `field` `password`); nil when the link does not work (any more).
+    public func setPassword(token: String, password: String) throws -> UserRecord? {
+        if let problem = PasswordHasher.policyViolation(password) {
+            throw AuthError.invalid(field: "password", message: problem)
+        }
+        guard let hash = LinkToken.hash(token) else { return nil }
+        let passwordHash = try PasswordHasher.hash(password)   // ≈ 0.1 s: outside the write transaction
+        let now = clock()
+        return try database.write { c -> UserRecord? in
+            var link = try SignInLinks.consume(c, tokenHash: hash, purpose: .passwordReset, now: now)
+            if link == nil { link = try SignInLinks.consume(c, tokenHash: hash, purpose: .invitation, now: now) }
+            guard let link, let user = try Users.find(c, id: link.userID) else { return nil }
+            _ = try Users.setPasswordHash(c, id: user.id, hash: passwordHash, now: now)
+            try WebSessions.deleteAll(c, userID: user.id)
+            try SignInLinks.revoke(c, userID: user.id, purpose: .passwordReset, now: now)
+            try SignInLinks.revoke(c, userID: user.id, purpose: .invitation, now: now)
+            return user
+        }
+    }
+
+    /// Whether a recovery or invitation link would set a password now.
+    public func setsPassword(token: String) throws -> Bool {
+        try isUsable(.passwordReset, token: token) || isUsable(.invitation, token: token)
+    }
+
     /// Users with an invitation not used yet (`GET /api/users` `invited`).
     public func invitedUserIDs() throws -> Set<Int64> {
         let now = clock()
