@@ -47,14 +47,14 @@ struct Access: Sendable {
     }
 
     /// The rule's checks on an established principal (the HTML pages use it
-    /// with `sessionPrincipal(user:sessionID:)`, so pages and API agree).
+    /// with `sessionPrincipal(user:session:)`, so pages and API agree).
     static func authorize(_ principal: Principal, _ rule: Rule) throws(HTTPError) {
         if rule.account && !principal.mayUseAccountEndpoints {
             throw HTTPError(403, "account_endpoint",
                             "Account endpoints take a web session or an API token, not an OAuth access token.")
         }
         var sessionOwnsIt = false
-        if rule.ownAccount, case .session = principal.credential { sessionOwnsIt = true }
+        if rule.ownAccount, case .session = principal.credential, !principal.fromApp { sessionOwnsIt = true }
         if !principal.scope.allows(rule.scope) && !sessionOwnsIt {
             throw HTTPError(403, "insufficient_scope", "This needs a token with \(rule.scope.rawValue) scope.")
         }
@@ -83,12 +83,16 @@ struct Access: Sendable {
                 throw HTTPError(403, "csrf_failed", "A request authenticated by the session cookie needs the X-CSRF-Token header.")
             }
         }
-        return Self.sessionPrincipal(user: found.user, sessionID: found.session.id)
+        return Self.sessionPrincipal(user: found.user, session: found.session)
     }
 
-    /// A web session acts with write scope for admins, read for readonly users.
-    static func sessionPrincipal(user: UserRecord, sessionID: Int64) -> Principal {
+    /// A web session acts with write scope for admins, read for readonly
+    /// users; one from a read sign-in's web-login link reads only.
+    static func sessionPrincipal(user: UserRecord, session: WebSessionRecord) -> Principal {
         let role = Role(rawValue: user.role) ?? .readonly
-        return Principal(user: user, role: role, scope: role == .admin ? .write : .read, credential: .session(id: sessionID))
+        var p = Principal(user: user, role: role, scope: role == .admin && !session.readOnly ? .write : .read,
+                          credential: .session(id: session.id))
+        p.fromApp = session.fromApp
+        return p
     }
 }

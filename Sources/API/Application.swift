@@ -26,6 +26,8 @@ public final class Application: Sendable {
     public let ssoUsers: SSOUserService
     /// Approving a web sign-in on the phone (SPEC §11).
     public let loginApprovals: LoginApprovalService
+    /// One-time links: the app's web login, password recovery, invitations (SPEC §15).
+    public let signInLinks: SignInLinkService
     /// The outbound client for SSO providers; only started when one is configured.
     private let ssoHTTP: ClientEngine?
     private let startedAt = Time.now()
@@ -47,6 +49,7 @@ public final class Application: Sendable {
         loginLimiter = LoginRateLimiter()
         ssoUsers = SSOUserService(database: database, users: users)
         loginApprovals = LoginApprovalService(database: database, enabled: settings.phoneApproval)
+        signInLinks = SignInLinkService(database: database)
         ssoHTTP = settings.ssoProviders.isEmpty ? nil : ClientEngine(loops: 1, maxConcurrent: 64, extraCAFile: settings.ssoExtraCAFile)
     }
 
@@ -57,7 +60,8 @@ public final class Application: Sendable {
         let system = SystemRoutes(access: access, settings: settings, metrics: metrics, monitoring: monitoring,
                                   notifications: notify.counters, openAPI: openAPI, startedAt: startedAt)
         let account = AccountRoutes(access: access, tokens: tokens)
-        let userRoutes = UserRoutes(access: access, users: users, ssoUsers: ssoUsers)
+        let userRoutes = UserRoutes(access: access, users: users, ssoUsers: ssoUsers,
+                                    invitations: Invitations(links: signInLinks, notify: notify, settings: settings))
         let ssoButtons = settings.ssoProviders.map { (id: $0.id, name: $0.name) }
         let issuer = settings.issuer
         let security = AccountSecurityRoutes(access: access, account: self.account, twoFactor: twoFactor, limiter: loginLimiter)
@@ -68,7 +72,9 @@ public final class Application: Sendable {
             userRoutes.register(&r)
             security.register(&r)
             LoginRoutes(web: web, users: users, twoFactor: twoFactor, limiter: loginLimiter, ssoUsers: ssoUsers,
-                        approvals: loginApprovals, ssoProviders: ssoButtons).register(&r)
+                        approvals: loginApprovals, ssoProviders: ssoButtons, forgot: notify.sendsMail).register(&r)
+            PasswordRecoveryRoutes(web: web, users: users, links: signInLinks, notify: notify,
+                                   limiter: LoginRateLimiter()).register(&r)
             LoginApprovalRoutes(web: web, approvals: loginApprovals, limiter: loginLimiter, push: notify.push).register(&r)
             if let ssoHTTP {
                 SSORoutes(web: web, providers: settings.ssoProviders, http: ssoHTTP, accounts: ssoUsers,
@@ -96,6 +102,8 @@ public final class Application: Sendable {
             channelRoutes.register(&r)
             QuietHoursRoutes(access: access, quietHours: notify.quietHours).register(&r)
             EventRoutes(access: access, events: notify.events).register(&r)
+            MessageRoutes(access: access, notify: notify).register(&r)
+            WebLoginLinkRoutes(access: access, web: web, links: signInLinks).register(&r)
             let policyRoutes = EscalationPolicyRoutes(access: access, notify: notify)
             policyRoutes.register(&r)
             // Stable keys and configuration as code (SPEC §13).

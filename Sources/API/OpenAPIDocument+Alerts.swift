@@ -34,7 +34,8 @@ extension OpenAPIDocument {
         ("Event", ["type": "object", "required": ["id", "event", "at", "monitor_id", "incident_id", "agent", "title", "body",
                                                   "priority", "url", "silenced"], "properties": [
             "id": ["type": "integer"],
-            "event": ["enum": ["monitor_down", "monitor_up", "monitor_degraded", "expiry", "agent_offline", "agent_online"]],
+            "event": ["enum": ["monitor_down", "monitor_up", "monitor_degraded", "expiry", "agent_offline", "agent_online",
+                               "message"]],
             "at": ["type": "string", "format": "date-time"], "monitor_id": ["type": ["integer", "null"]],
             "incident_id": ["type": ["integer", "null"]], "agent": ["type": ["string", "null"]],
             "title": ["type": "string"], "body": ["type": "string"], "priority": priority,

@@ -49,7 +49,9 @@ enum OpenAPIDocument {
         Operation(method: "delete", path: "/api/tokens/{id}", summary: "Revoke one of the caller's tokens.",
                   auth: "write account", success: (204, nil)),
         Operation(method: "get", path: "/api/users", summary: "List users.", auth: "read admin account", success: (200, list("User"))),
-        Operation(method: "post", path: "/api/users", summary: "Create a user.", auth: "write admin account",
+        Operation(method: "post", path: "/api/users", summary: "Create a user. With invite: true and no password (needs [smtp]) "
+                      + "the user gets a one-time 7-day link by mail to set the first password; invited stays true until it "
+                      + "is used.", auth: "write admin account",
                   request: ref("UserCreate"), success: (201, ref("User"))),
         Operation(method: "get", path: "/api/users/{id}", summary: "One user.", auth: "read admin account", success: (200, ref("User"))),
         Operation(method: "patch", path: "/api/users/{id}", summary: "Change a user's email, name, role or password.",
@@ -58,7 +60,7 @@ enum OpenAPIDocument {
                   auth: "write admin account", success: (204, nil)),
     ] + accountOperations + monitoringOperations + oauthOperations + settingsOperations + mobileOperations + agentOperations
         + statusPageOperations + alertOperations + escalationOperations + tagOperations + keyOperations
-        + reportOperations
+        + reportOperations + messageOperations
     static let accountOperations: [Operation] = [
         Operation(method: "post", path: "/api/account/password",
                   summary: "Change the caller's password (the current one is required); ends the user's other web sessions.",
@@ -164,11 +166,15 @@ enum OpenAPIDocument {
                                                   "created_at": ["type": "string", "format": "date-time"],
                                                   "totp_enabled": ["type": "boolean"],
                                                   "sso_provider": ["type": ["string", "null"]],
-                                                  "password_login": ["type": "boolean"]]],
-        "UserCreate": ["type": "object", "required": ["email", "password"],
+                                                  "password_login": ["type": "boolean"],
+                                                  "invited": ["type": "boolean",
+                                                              "description": "an invitation link not used yet (SPEC §15)"]]],
+        "UserCreate": ["type": "object", "required": ["email"],
                        "properties": ["email": ["type": "string"], "name": ["type": "string"],
                                       "role": ["enum": ["admin", "readonly"], "default": "readonly"],
-                                      "password": ["type": "string", "minLength": 8]]],
+                                      "password": ["type": "string", "minLength": 8,
+                                                   "description": "required unless invite is true; then it must be left out"],
+                                      "invite": ["type": "boolean", "default": false]]],
         "UserUpdate": ["type": "object", "properties": ["email": ["type": "string"], "name": ["type": "string"],
                                                         "role": ["enum": ["admin", "readonly"]],
                                                         "password": ["type": "string", "minLength": 8],
@@ -263,7 +269,7 @@ enum OpenAPIDocument {
         "ChannelInput": ["type": "object", "required": ["name", "type", "config"], "properties": [
             "name": ["type": "string"], "type": ["enum": channelTypes], "enabled": ["type": "boolean", "default": true],
             "events": ["type": "array", "items": ["enum": ["monitor_down", "monitor_up", "monitor_degraded", "expiry",
-                                                            "agent_offline", "agent_online"]]],
+                                                            "agent_offline", "agent_online", "message"]]],
             "monitor_ids": ["type": "array", "items": ["type": "integer"]],
             "reminder_minutes": ["type": "integer", "minimum": 0, "maximum": 10080],
             "min_priority": ["type": "integer", "minimum": 0, "maximum": 10, "default": 0,
@@ -331,7 +337,7 @@ enum OpenAPIDocument {
                 "paths": .object(paths),
                 "components": ["schemas": .object(addingKeys(JSONObject((schemas.objectValue?.entries.map { ($0.key, $0.value) } ?? []) + oauthSchemas + settingsSchemas + mobileSchemas + agentSchemas
                                                                      + statusPageSchemas + alertSchemas + escalationSchemas + tagSchemas + keySchemas
-                                                                     + maintenanceSchemas + reportSchemas))),
+                                                                     + maintenanceSchemas + reportSchemas + messageSchemas))),
                                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"],
                                                    "session": ["type": "apiKey", "in": "cookie", "name": "pingtxt_session",
                                                                "description": "Web session of the login page; POST, PATCH, PUT and DELETE also need the header X-CSRF-Token."]]]]

@@ -15,6 +15,10 @@ public struct Principal: Sendable {
     /// The effective scope: the credential's, narrowed by the user's role.
     public let scope: Scope
     public let credential: Credential
+    /// A web session started from the app's web-login link (SPEC §15): it
+    /// has the app's limits, so it takes no account endpoints and its own-
+    /// account writes need write scope like the app's token.
+    public var fromApp = false
 
     public init(user: UserRecord, role: Role, scope: Scope, credential: Credential) {
         self.user = user
@@ -28,6 +32,6 @@ public struct Principal: Sendable {
     /// Account endpoints take web sessions and API tokens only.
     public var mayUseAccountEndpoints: Bool {
         if case .oauthAccess = credential { return false }
-        return true
+        return !fromApp
     }
 }

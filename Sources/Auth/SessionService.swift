@@ -34,7 +34,9 @@ public final class SessionService: Sendable {
 
     /// Starts a session; `token` goes into the cookie, `csrf` into forms and
     /// the `X-CSRF-Token` header. Both are shown only here.
-    public func create(user: UserRecord, stage: Stage, client: String?) throws
+    /// `fromApp`/`readOnly`: a session the app's web-login link starts
+    /// (SPEC §15), limited like the app's sign-in it came from.
+    public func create(user: UserRecord, stage: Stage, client: String?, fromApp: Bool = false, readOnly: Bool = false) throws
         -> (session: WebSessionRecord, token: String, csrf: String) {
         let token = Base64URL.encode(SecureRandom.bytes(32))
         let csrf = Base64URL.encode(SecureRandom.bytes(32))
@@ -44,7 +46,8 @@ public final class SessionService: Sendable {
             // Opportunistic clean-up keeps the table small without a timer thread.
             try WebSessions.deleteExpired(c, now: now, idleBefore: now - Self.idleTimeout)
             return try WebSessions.insert(c, userID: user.id, hash: SHA256.hash(token), csrf: csrf, stage: stage.rawValue,
-                                          now: now, expiresAt: now + lifetime, client: client)
+                                          now: now, expiresAt: now + lifetime, client: client, fromApp: fromApp,
+                                          readOnly: readOnly)
         }
         Log.shared.info("web session started", ["session_id": "\(record.id)", "user_id": "\(user.id)", "stage": stage.rawValue])
         return (record, token, csrf)

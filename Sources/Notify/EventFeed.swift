@@ -38,11 +38,14 @@ public struct EventFeed: Sendable {
             (title, body) = PushMessages.texts(n)
         }
         let priority = e.priority ?? Int64(AlertPriority.standard(kind))
+        // A message links where its sender said (its row keeps the link).
+        let messageURL = kind == .message ? try Messages.find(c, eventID: e.id)?.url : nil
         return .object(JSONObject([
             ("id", .int(e.id)), ("event", .string(e.kind)), ("at", .time(e.at)), ("monitor_id", .from(e.monitorID)),
             ("incident_id", .from(e.incidentID)), ("agent", isAgent ? .from(e.locations.first) : .null),
             ("title", .from(title)), ("body", .from(body)), ("priority", .int(priority)),
-            ("url", .from(Notification.pageURL(publicURL: publicURL, event: kind, monitorID: e.monitorID, incidentID: e.incidentID))),
+            ("url", .from(Notification.pageURL(publicURL: publicURL, event: kind, monitorID: e.monitorID, incidentID: e.incidentID,
+                                                  messageURL: messageURL))),
             ("silenced", .bool(e.suppressed)),
         ]))
     }

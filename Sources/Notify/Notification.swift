@@ -66,6 +66,22 @@ public struct Notification: Sendable, Equatable {
 
     public var messageID: String { "outbox-\(outboxID)" }
 
+    /// What a person wrote (SPEC §15, event `message`): its title, body and
+    /// optional link replace the texts the hub builds for its own events.
+    public struct Message: Sendable, Equatable {
+        public var title: String
+        public var body: String
+        public var url: String?
+        public init(title: String, body: String, url: String?) {
+            self.title = title
+            self.body = body
+            self.url = url
+        }
+    }
+
+    /// Set for (and only for) event `message`.
+    public var message: Message?
+
     /// SPEC §10: `{public_url}/ack/{token}`, a link that acknowledges this
     /// notification's incident (a `monitor_down`, reminders and escalation
     /// steps included) from the message itself. Set by the notifier for
@@ -91,12 +107,15 @@ public struct Notification: Sendable, Equatable {
     /// page for agent events; a test links to the notify page, where its
     /// channel is. nil when the hub's public URL is not known.
     public var pageURL: String? {
-        Self.pageURL(publicURL: publicURL, event: event, monitorID: monitorID, incidentID: incidentID)
+        Self.pageURL(publicURL: publicURL, event: event, monitorID: monitorID, incidentID: incidentID, messageURL: message?.url)
     }
 
     /// `pageURL` of a notification with these fields (the events feed builds
-    /// the link of a stored event with it).
-    public static func pageURL(publicURL: String, event: EventKind?, monitorID: Int64?, incidentID: Int64?) -> String? {
+    /// the link of a stored event with it). A message's own `url` wins, even
+    /// when the hub's public URL is not known (it points elsewhere anyway).
+    public static func pageURL(publicURL: String, event: EventKind?, monitorID: Int64?, incidentID: Int64?,
+                               messageURL: String? = nil) -> String? {
+        if let messageURL { return messageURL }
         guard !publicURL.isEmpty else { return nil }
         var base = publicURL
         while base.hasSuffix("/") { base.removeLast() }
@@ -127,6 +146,7 @@ public struct Notification: Sendable, Equatable {
         case .expiry: return "⚠️ \(reminder)\(monitorName): \(cause.isEmpty ? "expires soon" : cause)"
         case .agentOffline: return "🔴 \(reminder)Agent \(monitorName) is offline since \(Texts.clock(since))"
         case .agentOnline: return "✅ Agent \(monitorName) is online again after \(Texts.duration(at - since))"
+        case .message: return "💬 " + (message?.title ?? "Message")
         }
     }
 
@@ -136,6 +156,7 @@ public struct Notification: Sendable, Equatable {
     public var body: String {
         switch event {
         case nil: return "This is a test notification for channel \"\(monitorName)\". If you can read it, delivery works."
+        case .message: return message?.body ?? ""
         case .monitorUp, .agentOnline:
             return "Down since \(Time.rfc3339(since)) (\(Texts.duration(at - since))), recovered at \(Time.rfc3339(at))."
         default:

@@ -87,6 +87,15 @@ public final class NotifyService: Sendable {
 
     func isQuiet(_ monitorID: Int64, at: Int64) -> Bool { quiet(monitorID, at) }
 
+    /// Whether `[smtp]` is configured: password recovery and invitations
+    /// exist only then (SPEC §15).
+    public var sendsMail: Bool { smtp.isConfigured }
+
+    /// Sends an account mail through the `[smtp]` server (`SMTPTransport`).
+    public func sendAccountMail(to address: String, subject: String, body: String) {
+        smtp.sendAccountMail(to: address, subject: subject, body: body)
+    }
+
     /// After each cluster beat (hubs sharing a database): channels changed
     /// through another hub are loaded, and the leader hands the rows a dead
     /// hub was sending to the living (same ids, so receivers see one alert).

@@ -44,6 +44,7 @@ public enum Migrations {
         Schema0022.migration,
         Schema0023.migration,
         Schema0024.migration,
+        Schema0025.migration,
         Schema0026.migration,
     ]
 

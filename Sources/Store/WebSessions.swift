@@ -9,6 +9,10 @@ public struct WebSessionRecord: Sendable, Equatable {
     public var lastSeenAt: Int64
     public var expiresAt: Int64
     public var client: String?
+    /// Started from the app's web-login link (SPEC §15): no account endpoints.
+    public var fromApp = false
+    /// From a read sign-in's link: reads only, whatever the role.
+    public var readOnly = false
 
     public var isActive: Bool { stage == "active" }
 
@@ -21,20 +25,24 @@ public struct WebSessionRecord: Sendable, Equatable {
         lastSeenAt = try r.int("last_seen_at")
         expiresAt = try r.int("expires_at")
         client = try r.optionalText("client")
+        fromApp = try r.bool("from_app")
+        readOnly = try r.bool("read_only")
     }
 }
 
 /// Queries on `web_sessions` (login-page cookies, stored as SHA-256 only).
 public enum WebSessions {
-    static let columns = "id, user_id, csrf_token, stage, created_at, last_seen_at, expires_at, client"
+    static let columns = "id, user_id, csrf_token, stage, created_at, last_seen_at, expires_at, client, from_app, read_only"
 
     public static func insert(_ c: Connection, userID: Int64, hash: [UInt8], csrf: String, stage: String,
-                              now: Int64, expiresAt: Int64, client: String?) throws(StoreError) -> WebSessionRecord {
+                              now: Int64, expiresAt: Int64, client: String?, fromApp: Bool = false,
+                              readOnly: Bool = false) throws(StoreError) -> WebSessionRecord {
         let row = try c.queryOne("""
-            INSERT INTO web_sessions (token_hash, user_id, csrf_token, stage, created_at, last_seen_at, expires_at, client)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING \(columns)
+            INSERT INTO web_sessions (token_hash, user_id, csrf_token, stage, created_at, last_seen_at, expires_at, client,
+                from_app, read_only)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING \(columns)
             """, [.blob(hash), .integer(userID), .text(csrf), .text(stage), .integer(now), .integer(now),
-                  .integer(expiresAt), SQLValue(client)])
+                  .integer(expiresAt), SQLValue(client), SQLValue(fromApp), SQLValue(readOnly)])
         guard let row else { throw StoreError.misuse("INSERT … RETURNING gave no row") }
         return try WebSessionRecord(row: row)
     }
@@ -45,6 +53,7 @@ public enum WebSessions {
         -> (session: WebSessionRecord, user: UserRecord)? {
         let row = try c.queryOne("""
             SELECT s.id, s.user_id, s.csrf_token, s.stage, s.created_at, s.last_seen_at, s.expires_at, s.client,
+                s.from_app, s.read_only,
                 u.id AS u_id, u.email AS u_email, u.name AS u_name, u.role AS u_role,
                 u.password_hash AS u_password_hash, u.totp_secret AS u_totp_secret,
                 u.totp_enabled AS u_totp_enabled, u.created_at AS u_created_at, u.updated_at AS u_updated_at

@@ -15,7 +15,8 @@ import Testing
         let hub = try HubProcess()
         let token = try hub.token()
         let user = try create(hub, token, "ada@example.com", role: "admin")
-        #expect(user.objectValue?.keys == ["id", "email", "name", "role", "created_at", "totp_enabled", "sso_provider", "password_login"])
+        #expect(user.objectValue?.keys == ["id", "email", "name", "role", "created_at", "totp_enabled", "sso_provider", "password_login",
+                                            "invited"])
         #expect(user["id"]?.intValue != nil)
         #expect(user["email"]?.stringValue == "ada@example.com")
         #expect(user["name"]?.stringValue == "Test User")

@@ -43,7 +43,7 @@ import Store
          "type must be one of webhook, slack, discord, teams, mattermost, telegram, ntfy, email, mobile, pagerduty, opsgenie, "
          + "pushover, gotify, matrix, googlechat."),
         (["name": "Ops", "type": "webhook", "events": ["monitor_down", "monitor_sideways"], "config": hook], "events[1]",
-         "events[1] must be one of monitor_down, monitor_up, monitor_degraded, expiry, agent_offline, agent_online."),
+         "events[1] must be one of monitor_down, monitor_up, monitor_degraded, expiry, agent_offline, agent_online, message."),
         (["name": "Ops", "type": "webhook", "events": "monitor_down", "config": hook], "events",
          "events must be an array, not a string."),
         (["name": "Ops", "type": "webhook", "monitor_ids": [4, 0], "config": hook], "monitor_ids[1]",

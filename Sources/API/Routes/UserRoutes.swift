@@ -8,6 +8,8 @@ struct UserRoutes {
     let access: Access
     let users: UserService
     let ssoUsers: SSOUserService
+    /// `"invite": true` and `"invited"` (SPEC §15).
+    let invitations: Invitations
 
     func register(_ r: inout RouteTable) {
         r.get("/api/users", access.rule(.adminAccountRead, list))
@@ -30,7 +32,11 @@ struct UserRoutes {
     }
 
     func create(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
-        return .json(try withSSO(try Self.create(try req.jsonFields(), users: users)), status: 201)
+        let body = try req.jsonFields()
+        if try body.bool("invite") == true {
+            return .json(try withSSO(try invitations.invite(body, users: users)), status: 201)
+        }
+        return .json(try withSSO(try Self.create(body, users: users)), status: 201)
     }
 
     /// `{"email", "name", "role", "password"}` → a new user (the users page
@@ -70,6 +76,7 @@ struct UserRoutes {
         let state = try ssoUsers.state(userID: user.id)
         o["sso_provider"] = .from(state?.provider)
         o["password_login"] = .bool(state?.passwordLogin ?? true)
+        o["invited"] = .bool(try invitations.isInvited(user))
         return .object(o)
     }
 }

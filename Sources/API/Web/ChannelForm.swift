@@ -9,7 +9,8 @@ import Notify
 /// becomes the API's JSON body, so `ChannelValidator` (Notify) and the channel
 /// senders validate it with the API's rules and messages.
 enum ChannelForm {
-    enum Kind { case url, text, secret, list, headers }
+    /// `flag`: a checkbox, sent as `true` when ticked, `false` otherwise.
+    enum Kind { case url, text, secret, list, headers, flag }
 
     struct Field {
         let key: String
@@ -54,6 +55,8 @@ enum ChannelForm {
         Field(key: "to", label: "Recipients", types: [.email], kind: .list, hint: "Email addresses, separated by commas."),
         Field(key: "users", label: "Users", types: [.mobile], kind: .list,
               hint: "Emails of the users whose phones get the alerts, separated by commas; empty means every user."),
+        Field(key: "alarm", label: "Alarm", types: [.mobile], kind: .flag,
+              hint: "The app plays its alarm screen while open; pushes are at least time-sensitive (quiet hours still apply)."),
     ]
 
     static func typeLabel(_ t: ChannelType) -> String {
@@ -90,6 +93,7 @@ enum ChannelForm {
                 case .url, .text, .secret: if !v.isEmpty { config[f.key] = .string(v) }
                 case .list: config[f.key] = .array(list(v).map { .string($0) })
                 case .headers: if !v.isEmpty { config[f.key] = .object(try headers(v)) }
+                case .flag: config[f.key] = .bool(v == "on")
                 }
             }
         }
@@ -135,14 +139,15 @@ enum ChannelForm {
             ["value": .string($0.rawValue), "checked": .bool(events.contains($0.rawValue))]
         }
         let items: [TemplateValue] = fields.map { f in
-            let kept = f.kind == .secret ? "" : (form?["config." + f.key] ?? "")
+            // A checkbox's value is what it sends when ticked.
+            let kept = f.kind == .secret ? "" : f.kind == .flag ? "on" : (form?["config." + f.key] ?? "")
             return [
                 "key": .string(f.key), "label": .string(f.label), "hint": WebFormat.text(f.hint),
                 "types": .string(f.types.map(\.rawValue).joined(separator: " ")),
                 "for_types": .string(f.types.map(typeLabel).joined(separator: ", ")),
                 // URLs as text with a URL keyboard: a `type="url"` field the script hid
                 // would block the form with a message nobody can see.
-                "input_type": .string(f.kind == .secret ? "password" : "text"),
+                "input_type": .string(f.kind == .secret ? "password" : f.kind == .flag ? "checkbox" : "text"),
                 "inputmode": .string(f.kind == .url ? "url" : "text"),
                 "textarea": .bool(f.kind == .headers), "value": .string(kept),
             ]

@@ -15,6 +15,8 @@ struct LoginRoutes {
     let approvals: LoginApprovalService
     /// One "Sign in with <name>" button each.
     let ssoProviders: [(id: String, name: String)]
+    /// Links to password recovery (only with `[smtp]` configured).
+    var forgot = false
 
     /// The pre-session CSRF cookie lives long enough to fill in the form.
     static let loginCSRFMaxAge: Int64 = 3600
@@ -38,7 +40,8 @@ struct LoginRoutes {
     private func formPage(next: String, email: String, status: Int, error: String?) -> HTTPResponse {
         let csrf = Base64URL.encode(SecureRandom.bytes(32))
         var r = web.page(title: "Sign in", body: Templates.login(csrf: csrf, next: next, email: email, error: error,
-                                                                                     providers: ssoProviders), status: status)
+                                                                                     providers: ssoProviders, forgot: forgot),
+                         status: status)
         r.headers.add("Set-Cookie", Cookies.header(Cookies.loginCSRF, csrf, secure: web.secureCookies,
                                                    maxAge: Self.loginCSRFMaxAge, path: "/login"))
         return r

@@ -46,14 +46,16 @@ extension WebLayer {
                 try Access.authorize(ctx.principal, rule)
             } catch let e as HTTPError where e.code == "insufficient_scope" {
                 // A person, not a token: say it in their terms.
-                throw HTTPError(403, "insufficient_scope", "Your account is read-only: it can see everything but change nothing.")
+                throw HTTPError(403, "insufficient_scope", ctx.session.session.readOnly
+                                ? "This browser was signed in from the app with read access: it can see everything but change nothing."
+                                : "Your account is read-only: it can see everything but change nothing.")
             }
             return try body(req, ctx)
         }
     }
 
     private static func context(_ s: WebSessionContext, _ req: HTTPRequest) -> SignedIn {
-        SignedIn(session: s, principal: Access.sessionPrincipal(user: s.user, sessionID: s.session.id), form: WebForm(req))
+        SignedIn(session: s, principal: Access.sessionPrincipal(user: s.user, session: s.session), form: WebForm(req))
     }
 
     /// A full admin page with the layout and navigation.

@@ -3,8 +3,10 @@ import HTTP
 /// The sign-in pages' bodies. Every interpolated value goes through `h`.
 enum Templates {
     static func login(csrf: String, next: String, email: String = "", error: String? = nil,
-                      providers: [(id: String, name: String)] = []) -> String {
-        """
+                      providers: [(id: String, name: String)] = [], forgot: Bool = false) -> String {
+        // Password recovery exists only with `[smtp]` configured (SPEC §15).
+        let forgotLink = forgot ? "<p><a href=\"/login/forgot\">Forgot your password?</a></p>" : ""
+        return """
         <h1>Sign in</h1>
         \(errorBox(error))
         <form method="post" action="/login">
@@ -16,6 +18,7 @@ enum Templates {
         <input id="password" name="password" type="password" autocomplete="current-password" required>
         <button type="submit">Sign in</button>
         </form>
+        \(forgotLink)
         \(ssoButtons(providers, next: next))
         """
     }

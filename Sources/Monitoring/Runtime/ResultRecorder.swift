@@ -154,8 +154,9 @@ public struct ResultRecorder: Sendable {
                 case .monitorDegraded: incident = try Incidents.findOpen(c, monitorID: monitorID, kind: "degraded")?.id
                 case .expiry: incident = try Incidents.findOpen(c, monitorID: monitorID, kind: "expiry")?.id
                 case .monitorUp: incident = lastClosed
-                // The state machine raises monitor events only; agents' come from AgentService.
-                case .agentOffline, .agentOnline: incident = nil
+                // The state machine raises monitor events only; agents' come from AgentService
+                // (and messages come from `POST /api/messages`).
+                case .agentOffline, .agentOnline, .message: incident = nil
                 }
                 var event = EventRecord(kind: kind.rawValue, monitorID: monitorID, incidentID: incident, at: at,
                                         cause: cause, locations: locations, suppressed: suppressed)

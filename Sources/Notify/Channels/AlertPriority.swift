@@ -14,7 +14,7 @@ public enum AlertPriority {
         switch event {
         case .monitorDown?, .agentOffline?: 8
         case .monitorDegraded?: 6
-        case .expiry?: 5
+        case .expiry?, .message?: 5
         case .monitorUp?, .agentOnline?: 4
         case nil: 1
         }
@@ -32,7 +32,8 @@ public enum AlertPriority {
         switch event {
         case .monitorDown?, .monitorDegraded?, .expiry?: return own
         case .monitorUp?: return min(standard(.monitorUp), own)
-        case .agentOffline?, .agentOnline?, nil: return standard(event)
+        // A message carries the priority its sender chose (set after this).
+        case .agentOffline?, .agentOnline?, .message?, nil: return standard(event)
         }
     }
 

@@ -40,6 +40,8 @@ public struct EmailChannel: ChannelSender {
         var lines = [n.title, ""]
         switch n.event {
         case nil: break
+        // A message is about its monitor only when it names one.
+        case .message: if n.monitorID != nil { lines.append("Monitor: \(n.monitorName)") }
         case .agentOffline, .agentOnline: lines.append("Agent: \(n.monitorName)")
         default: lines.append("Monitor: \(n.monitorName)")
         }

@@ -26,6 +26,8 @@ enum AlertKey {
         switch n.event {
         case nil: return "pingtxt-\(n.hubID)-test-\(n.outboxID)"
         case .agentOffline?, .agentOnline?: return "pingtxt-\(n.hubID)-agent-\(n.monitorName)"
+        // Each message stands alone: it never folds into a monitor's alert.
+        case .message?: return "pingtxt-\(n.hubID)-message-\(n.eventID ?? n.outboxID)"
         default: return "pingtxt-\(n.hubID)-monitor-\(n.monitorID ?? 0)"
         }
     }

@@ -47,6 +47,7 @@ public struct NtfyChannel: ChannelSender {
         case .monitorDown?, .agentOffline?: "rotating_light"
         case .monitorDegraded?, .expiry?: "warning"
         case .monitorUp?, .agentOnline?: "white_check_mark"
+        case .message?: "speech_balloon"
         case nil: "bell"
         }
         var body = JSONObject([("topic", .string(topic)), ("title", .string(n.title)),

@@ -7,7 +7,10 @@ import Core
 /// events create it, `monitor_up`/`agent_online` close it, an
 /// acknowledgement on the hub acknowledges it, and an incident that closes
 /// without a `monitor_up` for this channel closes it too
-/// (`IncidentFollowing`). Priority P1–P5 from ours.
+/// (`IncidentFollowing`). Priority P1–P5 from ours. A message (SPEC §15)
+/// creates an alert of its own (alias per message, tag `message`) at the
+/// message's priority, so a priority 2 message is a P4 nobody is paged
+/// for, while a 9 pages like an outage; nothing closes it but a person.
 /// docs/notifications.md "opsgenie" has the facts and their sources.
 public struct OpsgenieChannel: IncidentFollowing {
     public static let secretKeys = ["api_key"]

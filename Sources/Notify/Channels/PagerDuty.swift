@@ -8,7 +8,8 @@ import Core
 /// repeated trigger into the open alert —, `monitor_up`/`agent_online`
 /// `resolve` it; an acknowledgement on the hub `acknowledge`s it, and an
 /// incident that closes without a `monitor_up` for this channel is resolved
-/// too (`IncidentFollowing`). Severity comes from the priority.
+/// too (`IncidentFollowing`). Severity comes from the priority. A message
+/// (SPEC §15) is a change event, which pages no one (`change`).
 /// docs/notifications.md "pagerduty" has the facts and their sources.
 public struct PagerDutyChannel: IncidentFollowing {
     public static let secretKeys = ["routing_key"]
@@ -31,7 +32,33 @@ public struct PagerDutyChannel: IncidentFollowing {
     var endpoint: String { base + "/v2/enqueue" }
 
     public func request(for n: Notification) -> OutboundRequest? {
-        AlertKey.ends(n) ? event("resolve", n) : trigger(n)
+        if n.event == .message { return change(n) }
+        return AlertKey.ends(n) ? event("resolve", n) : trigger(n)
+    }
+
+    /// A message (SPEC §15) is information, not an outage: it goes out as a
+    /// change event (`POST /v2/change/enqueue`, same integration key), which
+    /// PagerDuty shows on the service's timeline and never pages anyone for,
+    /// and which has nothing to resolve later. Whoever wants a message to
+    /// page sends it to a channel that pages (a phone's alarm channel).
+    /// https://developer.pagerduty.com/docs/events-api-v2/send-change-events/
+    func change(_ n: Notification) -> OutboundRequest {
+        var details = JSONObject()
+        details["event"] = "message"
+        details["priority"] = .int(Int64(n.priority))
+        details["text"] = .string(n.body)
+        if n.monitorID != nil { details["monitor"] = .string(n.monitorName) }
+        details["monitor_id"] = JSON.from(n.monitorID)
+        details["hub"] = .string(n.hubName)
+        let payload = JSONObject([
+            ("summary", .string(TextLimit.cut(n.message?.title ?? n.title, to: Self.summaryLimit, in: ServiceText.unit))),
+            ("source", .string(n.monitorID != nil ? n.monitorName : n.hubName)),
+            ("timestamp", .time(n.at)),
+            ("custom_details", .object(details)),
+        ])
+        var event = JSONObject([("routing_key", .string(routingKey)), ("payload", .object(payload))])
+        if let page = n.pageURL { event["links"] = [["href": .string(page), "text": .string("Open")]] }
+        return .json(base + "/v2/change/enqueue", .object(event))
     }
 
     public func acknowledgeRequest(for n: Notification, by: String) -> OutboundRequest? {

@@ -29,7 +29,7 @@ public struct TeamsChannel: ChannelSender {
         case .monitorDown?, .agentOffline?: "Attention"
         case .monitorDegraded?, .expiry?: "Warning"
         case .monitorUp?, .agentOnline?: "Good"
-        case nil: "Default"
+        case .message?, nil: "Default"
         }
         let texts = [n.title] + n.body.split(separator: "\n").map(String.init)
         let link = n.pageURL

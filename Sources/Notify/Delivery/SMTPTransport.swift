@@ -29,6 +29,27 @@ public final class SMTPTransport: DeliveryTransport {
         pool = WorkerPool(threads: max(1, concurrency), name: "smtp")
     }
 
+    /// Whether `[smtp]` is configured (account mails: recovery, invitations).
+    public var isConfigured: Bool { client != nil }
+
+    /// One account mail (password recovery, invitation), sent on the pool
+    /// in the background: the page that asked for it answers at once and the
+    /// same whether or not a mail goes out. Not in the outbox: the link
+    /// expires long before a 24 h retry would help, and the person can ask
+    /// again. A failure is logged (without the link).
+    public func sendAccountMail(to address: String, subject: String, body: String) {
+        guard let client else { return }
+        pool.submit {
+            do {
+                let m = try SMTPMessage(from: client.settings.from, to: [address], subject: subject, body: body)
+                try client.send(m, to: [address])
+                Log.shared.info("account mail sent", ["subject": subject])
+            } catch {
+                Log.shared.warn("account mail failed", ["subject": subject, "error": "\(error)"])
+            }
+        }
+    }
+
     /// Waits for sends in progress, then stops the threads.
     public func shutdown() { pool.shutdown() }
 

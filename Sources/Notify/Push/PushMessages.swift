@@ -66,6 +66,8 @@ public enum PushMessages {
             return ("Agent \(n.monitorName) is \(again)offline", "Not heard from" + since)
         case .agentOnline?:
             return ("Agent \(n.monitorName) is online", "Back after \(Texts.duration(n.at - n.since))")
+        case .message?:
+            return (n.message?.title ?? "Message", n.message?.body ?? "")
         }
     }
 
@@ -73,10 +75,21 @@ public enum PushMessages {
     /// `priority` (what quiet hours are measured against when it is sent),
     /// `event_id` (the app asks `GET /api/events?after=` for what it
     /// missed) and `url`, the hub's page to open on a tap (SPEC §10).
-    public static func alert(_ n: Notification, to device: Device, hubID: String) -> JSON {
+    ///
+    /// `alarm` (a `mobile` channel with `config.alarm`, SPEC §15): `"alarm":
+    /// true` beside `hub_id`, so the app plays its alarm screen while open,
+    /// and never quieter than `time-sensitive` (with the sound).
+    public static func alert(_ n: Notification, to device: Device, hubID: String, alarm: Bool = false) -> JSON {
         let (title, body) = texts(n)
-        let thread = n.monitorID.map { "monitor-\($0)" } ?? (n.event == nil ? "test" : "hub")
-        let band = band(n.priority)
+        // Messages are a thread of their own, each its own notification:
+        // sharing a monitor's collapse id would replace that monitor's alert.
+        let thread = n.event == .message ? "messages"
+            : n.monitorID.map { "monitor-\($0)" } ?? (n.event == nil ? "test" : "hub")
+        let collapse = n.event == .message ? "message-\(n.eventID ?? n.outboxID)" : thread
+        var band = band(n.priority)
+        if alarm, band.interruptionLevel != "time-sensitive" {
+            band = Band(interruptionLevel: "time-sensitive", sound: true, relayPriority: 10)
+        }
         var aps = JSONObject()
         aps["alert"] = .object(JSONObject([("title", .string(title)), ("body", .string(body))]))
         if band.sound { aps["sound"] = .string("default") }
@@ -92,7 +105,8 @@ public enum PushMessages {
         payload["url"] = JSON.from(n.pageURL)
         if let m = n.monitorID { payload["monitor_id"] = .int(m) }
         if let i = n.incidentID { payload["incident_id"] = .int(i) }
-        return message(id: n.messageID, device: device, kind: "alert", priority: band.relayPriority, collapseID: thread,
+        if alarm { payload["alarm"] = .bool(true) }
+        return message(id: n.messageID, device: device, kind: "alert", priority: band.relayPriority, collapseID: collapse,
                        expiresAt: n.at + (n.event == nil ? testLifetime : alertLifetime), payload: payload)
     }
 
@@ -107,6 +121,9 @@ public enum PushMessages {
         aps["interruption-level"] = .string("passive")
         aps["sound"] = Optional<JSON>.none
         payload["aps"] = .object(aps)
+        // Quiet means quiet: no alarm screen either (the phone's owner chose
+        // the quiet hours; the channel's admin chose the alarm).
+        payload["alarm"] = Optional<JSON>.none
         m["payload"] = .object(payload)
         return .object(m)
     }

@@ -135,7 +135,9 @@ public final class PushService: MobilePush, Sendable {
                       now: Int64) throws(StoreError) -> [Int64] {
         let s = settings
         guard s.enabled else { return [] }
-        let emails = (ch.sender as? MobileChannel)?.users ?? []
+        let mobile = ch.sender as? MobileChannel
+        let emails = mobile?.users ?? []
+        let alarm = mobile?.alarm ?? false
         var ids: [Int64] = []
         for d in try devices(c, emails: emails) {
             let device = PushMessages.Device(platform: d.platform, token: d.token)
@@ -144,7 +146,7 @@ public final class PushService: MobilePush, Sendable {
                                        now: now) { id in
                 var n = notification
                 n.outboxID = id
-                return PushMessages.alert(n, to: device, hubID: s.hubID).text
+                return PushMessages.alert(n, to: device, hubID: s.hubID, alarm: alarm).text
             }
             ids.append(id)
         }
