@@ -86,6 +86,10 @@ struct PosixTimeZoneRule: Sendable, Equatable {
 
         guard abbreviation(), let std = time() else { return nil }
         standardOffset = -std  // POSIX offsets are west-positive
+        // `time()` takes the RFC 8536 transition-time range (±167 h); a UTC
+        // offset must be a plausible one (RFC 8536 §3.2: more than -25 h,
+        // less than 26 h), or every local time the zone gives is nonsense.
+        guard Self.plausibleOffsets.contains(standardOffset) else { return nil }
         guard !s.isEmpty else { daylight = nil; return }
         guard abbreviation() else { return nil }
         var dstOffset = standardOffset + 3600
@@ -93,6 +97,7 @@ struct PosixTimeZoneRule: Sendable, Equatable {
             guard let t = time() else { return nil }
             dstOffset = -t
         }
+        guard Self.plausibleOffsets.contains(dstOffset) else { return nil }
         var start: (DateRule, Int) = (.monthWeekDay(3, 2, 0), 7200)  // POSIX default (US rules)
         var end: (DateRule, Int) = (.monthWeekDay(11, 1, 0), 7200)
         if s.first == 44 {
@@ -106,6 +111,9 @@ struct PosixTimeZoneRule: Sendable, Equatable {
         guard s.isEmpty else { return nil }
         daylight = DaylightRule(offset: dstOffset, start: start.0, startTime: start.1, end: end.0, endTime: end.1)
     }
+
+    /// UTC offsets RFC 8536 §3.2 allows (seconds east).
+    static let plausibleOffsets = -89_999...93_599
 
     /// Days since the epoch of a rule date in `year`.
     static func day(_ rule: DateRule, year: Int) -> Int {

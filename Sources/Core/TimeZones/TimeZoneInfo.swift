@@ -153,7 +153,7 @@ public struct TimeZoneInfo: Sendable, Equatable, CustomStringConvertible {
         var typeOffsets: [Int32] = []
         for i in 0..<c.type {
             let off = Int32(bitPattern: u32(p + 6 * i))
-            guard off > -90000, off < 90000 else { throw fail("implausible UTC offset") }
+            guard PosixTimeZoneRule.plausibleOffsets.contains(Int(off)) else { throw fail("implausible UTC offset") }
             typeOffsets.append(off)
         }
         var offsetsAfter: [Int32] = []
