@@ -209,7 +209,8 @@ public struct DNSMessage: Sendable, Equatable {
     // MARK: - Encoding
 
     /// Wire bytes, names compressed. TXT strings longer than 255 bytes are
-    /// split into 255-byte character-strings.
+    /// split into character-strings of at most 255 bytes, each ending on a
+    /// UTF-8 scalar boundary.
     public func encode() throws(DNSError) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(512)
@@ -266,7 +267,10 @@ public struct DNSMessage: Sendable, Equatable {
                 if bytes.isEmpty { out.append(0); continue }
                 var i = 0
                 while i < bytes.count {
-                    let n = min(255, bytes.count - i)
+                    var n = min(255, bytes.count - i)
+                    // Never cut inside a UTF-8 sequence: each piece must be
+                    // text on its own (found by the `dns` fuzz target).
+                    while i + n < bytes.count, bytes[i + n] & 0xC0 == 0x80 { n -= 1 }
                     out.append(UInt8(n))
                     out.append(contentsOf: bytes[i..<(i + n)])
                     i += n

@@ -368,4 +368,18 @@ struct Wire {
         #expect(DNSRCode.other(3) == .nxDomain)
         #expect(DNSRCode(code: 9).description == "RCODE9")
     }
+
+    /// A long TXT string is split into 255-byte pieces on UTF-8 boundaries,
+    /// so each piece decodes as the text it was (found by the dns fuzz target:
+    /// a cut inside "é" came back as two U+FFFD).
+    @Test func longTXTSplitsOnScalarBoundaries() throws {
+        let text = String(repeating: "a", count: 254) + "éé" + String(repeating: "b", count: 300)
+        let record = DNSRecord(name: "t.example", type: .txt, ttl: 60, data: .txt([text]))
+        let m = DNSMessage(header: DNSHeader(id: 1, isResponse: true), answers: [record])
+        let back = try DNSMessage.parse(try m.encode())
+        guard case .txt(let pieces)? = back.answers.first?.data else { Issue.record("no TXT answer"); return }
+        #expect(pieces.joined() == text)
+        #expect(pieces.allSatisfy { $0.utf8.count <= 255 } && pieces.count == 3)
+        #expect(pieces[0] == String(repeating: "a", count: 254))
+    }
 }
