@@ -33,11 +33,10 @@ extension MonitoringService {
             let dailyUntil = max(first, horizon - horizon % day)
             let hourlyUntil = max(dailyUntil, horizon)
             let rawFrom = max(first, hourlyUntil)
-            let windows = try MaintenanceWindows.overlapping(c, from: rawFrom, to: end).map { w throws(StoreError) in
-                // Only raw results need the windows (roll-ups count theirs):
-                // occurrences after the roll-ups, expanded once for all monitors.
-                (intervals: MaintenanceSchedule(w).intervals(from: rawFrom, to: end).map { (start: $0.start, end: $0.end) },
-                 monitors: try MonitorSelection.of(c, w))
+            // Only raw results need the windows (roll-ups count theirs):
+            // occurrences after the roll-ups, expanded once for all monitors.
+            let windows = try MaintenanceCoverage.overlapping(c, from: rawFrom, to: end).map {
+                (intervals: $0.intervals(from: rawFrom, to: end), monitors: $0.monitors)
             }
             var out: [Int64: [DailyUptime]] = [:]
             for id in monitorIDs {

@@ -29,7 +29,7 @@ struct DependencyHolds: Sendable {
     /// child it suppressed gets a fresh hold once it is no longer down.
     /// `ownHold` / `children`: whether the monitor has parents / children
     /// (its record's flags); each false skips that lookup.
-    func settle(after monitorID: Int64, ownHold: Bool = true, children hasChildren: Bool = true, at: Int64,
+    func settle(after monitorID: Int64, ownHold: Bool, children hasChildren: Bool, at: Int64,
                 on c: Connection) throws(StoreError) {
         if ownHold, let own = try Incidents.findOpen(c, monitorID: monitorID, kind: IncidentKind.down.rawValue),
            own.heldUntil != nil {

@@ -73,12 +73,9 @@ extension MonitoringService {
     /// covers. The one source of maintenance time for reports: recurring
     /// windows plug their occurrences in here.
     func maintenanceIntervals(_ c: Connection, from: Int64, to: Int64) throws -> [(monitors: MonitorSelection, start: Int64, end: Int64)] {
-        var out: [(monitors: MonitorSelection, start: Int64, end: Int64)] = []
-        for w in try MaintenanceWindows.overlapping(c, from: from, to: to) {
-            // A recurring window contributes each occurrence (clipped to the range).
-            let monitors = try MonitorSelection.of(c, w)
-            for i in MaintenanceSchedule(w).intervals(from: from, to: to) { out.append((monitors: monitors, start: i.start, end: i.end)) }
+        // A recurring window contributes each occurrence (clipped to the range).
+        try MaintenanceCoverage.overlapping(c, from: from, to: to).flatMap { w in
+            w.intervals(from: from, to: to).map { (monitors: w.monitors, start: $0.start, end: $0.end) }
         }
-        return out
     }
 }

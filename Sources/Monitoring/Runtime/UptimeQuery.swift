@@ -28,12 +28,10 @@ extension MonitoringService {
                 samples.append(.result(at: r.atMs / 1000, outcome: SampleOutcome(rawValue: r.status) ?? .down,
                                        latencyMs: r.latencyMs.map(Int.init)))
             }
-            let windows = try MaintenanceWindows.overlapping(c, from: from, to: to).filter { w throws(StoreError) in
-                try MonitorSelection.of(c, w).contains(monitorID)
-            }.flatMap { w in
-                // A recurring window contributes its occurrences in the period.
-                MaintenanceSchedule(w).intervals(from: from, to: to).map { (start: $0.start, end: $0.end) }
-            }
+            // A recurring window contributes its occurrences in the period.
+            let windows = try MaintenanceCoverage.overlapping(c, from: from, to: to)
+                .filter { $0.monitors.contains(monitorID) }
+                .flatMap { $0.intervals(from: from, to: to) }
             return UptimeCalculator.summarize(samples: samples, maintenance: windows, from: from, to: to)
         }
     }
