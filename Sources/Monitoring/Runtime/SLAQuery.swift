@@ -70,8 +70,8 @@ extension MonitoringService {
     }
 
     /// The maintenance that applies in [from, to), with the monitors each
-    /// covers. The one source of maintenance time for reports: recurring
-    /// windows plug their occurrences in here.
+    /// covers, flattened per interval for reports (the read itself is
+    /// `MaintenanceCoverage`, shared with uptime and the daily bars).
     func maintenanceIntervals(_ c: Connection, from: Int64, to: Int64) throws -> [(monitors: MonitorSelection, start: Int64, end: Int64)] {
         // A recurring window contributes each occurrence (clipped to the range).
         try MaintenanceCoverage.overlapping(c, from: from, to: to).flatMap { w in
