@@ -43,12 +43,18 @@ final class CheckRequestRelay: Sendable {
         /// Requests whose answers may be in the database.
         var answers: Set<String> = []
         var resync = false
+        /// Resyncs asked for so far; `resyncsDone` catches up after each re-read.
+        var resyncsAsked = 0
     }
 
     private let state = Mutex(State())
     private let kick = Semaphore()
     private let stopping = Atomic<Bool>(false)
     private let thread = Mutex<ThreadHandle?>(nil)
+    /// The resyncs asked for when the last finished re-read began: a caller
+    /// that asked for resync number N knows the database was re-read after
+    /// its request once this reaches N (the cluster tests wait on it).
+    private let resyncsDone = Atomic<Int>(0)
 
     init(database: Database, wake: WakeChannel, nodeID: String, broker: CheckRequestBroker, roster: AgentRoster,
          clock: @escaping @Sendable () -> Int64) {
@@ -132,9 +138,22 @@ final class CheckRequestRelay: Sendable {
     }
 
     /// Signals may have been missed: re-read everything they announce.
-    func resync() {
-        state.withLock { $0.resync = true }
+    /// Returns the resync's number (see `resyncFinished`).
+    @discardableResult
+    func resync() -> Int {
+        let asked = state.withLock { s in
+            s.resync = true
+            s.resyncsAsked += 1
+            return s.resyncsAsked
+        }
         kick.post()
+        return asked
+    }
+
+    /// Whether resync number `asked` has been carried out (its re-read began
+    /// after it was asked for, and has ended).
+    func resyncFinished(_ asked: Int) -> Bool {
+        resyncsDone.load(ordering: .sequentiallyConsistent) >= asked
     }
 
     /// The agent's poll was just parked here. Returns whether the agent is
@@ -178,8 +197,11 @@ final class CheckRequestRelay: Sendable {
         while !stopping.load(ordering: .sequentiallyConsistent) {
             kick.wait()
             if stopping.load(ordering: .sequentiallyConsistent) { break }
-            let resync = state.withLock { s in defer { s.resync = false }; return s.resync }
-            if resync { reread() }
+            let resync = state.withLock { s in defer { s.resync = false }; return s.resync ? s.resyncsAsked : nil }
+            if let resync {
+                reread()
+                resyncsDone.store(resync, ordering: .sequentiallyConsistent)
+            }
             let (due, answers) = state.withLock { s in
                 defer { s.due = []; s.answers = [] }
                 return (s.due, s.answers)
