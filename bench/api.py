@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Minimal pingtxt API client for the bench scripts: one persistent HTTP/1.1
-connection (keep-alive), standard library only.
+"""Minimal pingtxt API client for the bench scripts: persistent HTTP/1.1
+connections (keep-alive; CONNECTIONS=8 in parallel for http monitors),
+standard library only.
 
   api.py http URL TOKEN COUNT TARGET INTERVAL [TIMEOUT]
       creates COUNT http monitors (n1..nCOUNT) checking TARGET; prints
@@ -16,6 +17,7 @@ import http.client
 import json
 import os
 import sys
+import threading
 import time
 import urllib.parse
 
@@ -50,18 +52,45 @@ def main(argv):
         timeout = int(argv[7]) if len(argv) > 7 else 10
         tags = int(os.environ.get("TAGS", "0") or 0)
         deps = min(int(os.environ.get("DEPENDENCIES", "0") or 0), count // 2)
-        conn = connect(base)
-        t0 = time.monotonic()
-        ids = []
-        for i in range(1, count + 1):
+        # CONNECTIONS (default 8) keep-alive connections in parallel, as
+        # several provisioning clients would: one connection leaves the hub
+        # idle while this script builds and parses each request.
+        conns = max(1, int(os.environ.get("CONNECTIONS", "8") or 8))
+
+        def body_of(i, parent=None):
             body = {"name": "n%d" % i, "type": "http", "target": target,
                     "interval": interval, "timeout": timeout, "retries": 0}
             if tags > 0:
                 body["tags"] = ["tag%d" % (i % tags)]
-            j = i - (count - deps)
-            if deps > 0 and j >= 1:
-                body["depends_on"] = [ids[j - 1]]
-            ids.append(create(conn, token, body)["id"])
+            if parent is not None:
+                body["depends_on"] = [parent]
+            return body
+
+        def run_all(bodies):
+            out = [None] * len(bodies)
+            failed = []
+
+            def work(k):
+                conn = connect(base)
+                try:
+                    for n in range(k, len(bodies), conns):
+                        out[n] = create(conn, token, bodies[n])["id"]
+                except SystemExit:
+                    failed.append(k)
+            threads = [threading.Thread(target=work, args=(k,)) for k in range(conns)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            if failed:
+                sys.exit(1)
+            return out
+
+        t0 = time.monotonic()
+        plain = count - deps
+        ids = run_all([body_of(i) for i in range(1, plain + 1)])
+        # Children last: each names one of the first monitors as its parent.
+        ids += run_all([body_of(plain + j, ids[j - 1]) for j in range(1, deps + 1)])
         dt = time.monotonic() - t0
         print("created=%d seconds=%.2f per_s=%.0f" % (count, dt, count / dt if dt > 0 else 0))
         return 0

@@ -144,7 +144,7 @@ run_config() {
     hub_env "${PORT[1]}" "$TMP/hub-$engine-$nhubs-$shape-1" "$url"
     TOKEN=$("$BIN" token create --email "$PINGTXT_ADMIN_EMAIL" --scope write --name sched-bench)
     [[ $TOKEN == pmk_* ]] || die "token create printed '$TOKEN'"
-    metrics() { curl -fsS -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:${PORT[$1]}/metrics"; }
+    metrics() { curl -fsS -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:${PORT[$1]}/metrics?monitors=false"; }
 
     say "RSS before creation: $(for ((i = 1; i <= nhubs; i++)); do printf 'hub %s %s kB  ' "$i" "$(rss_kb "${PID[i]}")"; done)"
     local c0 c1 created p0 p1

@@ -36,6 +36,9 @@ public final class BatchWriter: Sendable {
     private struct State {
         var queue: [Item] = []
         var stopping = false
+        /// The writer is gathering queued-only writes until its deadline:
+        /// another such write need not wake it (see `enqueue`).
+        var gathering = false
     }
 
     private let database: Database
@@ -96,13 +99,17 @@ public final class BatchWriter: Sendable {
         handle?.join()
     }
 
+    /// Wakes the writer unless it is gathering and this write can wait for
+    /// the gathering's end: at thousands of check results a second, a wake
+    /// per result was a futex call and two context switches each, for a
+    /// thread that would only go back to sleep until the same deadline.
     private func enqueue(_ item: Item) -> Bool {
-        let accepted = state.withLock { s -> Bool in
-            if s.stopping { return false }
+        let (accepted, wakes) = state.withLock { s -> (Bool, Bool) in
+            if s.stopping { return (false, false) }
             s.queue.append(item)
-            return true
+            return (true, !s.gathering || item.awaited || s.queue.count >= maxBatch)
         }
-        if accepted { wake.post() }
+        if wakes { wake.post() }
         return accepted
     }
 
@@ -115,13 +122,20 @@ public final class BatchWriter: Sendable {
             // instead of one each. A waiting write (a ping, an API call) ends
             // the gathering at once.
             let deadline = Time.monotonicNanos() + Self.gatherNanos
+            state.withLock { $0.gathering = true }
             while !stopping && !batch.isEmpty && batch.count < maxBatch && !batch.contains(where: { $0.awaited }) {
                 let now = Time.monotonicNanos()
-                guard now < deadline, wake.wait(timeoutNanos: deadline - now) else { break }
+                guard now < deadline else { break }
+                // Ends early only for a waiting write, a full batch or stop;
+                // either way, take what queued meanwhile.
+                _ = wake.wait(timeoutNanos: deadline - now)
                 let (more, stop) = take(limit: maxBatch - batch.count)
                 batch += more
                 stopping = stop
             }
+            // A write queued after the last take without waking us is found
+            // by the queue check after the run below.
+            state.withLock { $0.gathering = false }
             if !batch.isEmpty {
                 run(batch)
                 // Items beyond maxBatch stay queued; make sure we come back for them.

@@ -75,6 +75,15 @@ struct MonitorMetricsTests {
             .compactMap { $0.labels["status"] } == ["paused"])
         #expect(!paused.contains { $0.name == "pingtxt_monitor_up" && $0.labels["monitor_id"] == String(downID) })
         #expect(paused.contains { $0.name == "pingtxt_incidents_open" && $0.labels["kind"] == "down" && $0.value == 0 })
+
+        // `?monitors=false`: the hub's own families, none of the per-monitor ones.
+        let hubOnly = try hub.call("GET", "/metrics?monitors=false").text
+        let hubSamples = try PrometheusParser.parse(hubOnly)
+        #expect(hubSamples.contains { $0.name == "pingtxt_checks_total" })
+        #expect(hubSamples.contains { $0.name == "pingtxt_incidents_open" })
+        #expect(!hubSamples.contains { $0.name.hasPrefix("pingtxt_monitor_") }, "\(hubOnly)")
+        MetricsTests.expectEveryFamilyDeclared(hubOnly)
+        #expect(try hub.call("GET", "/metrics?monitors=maybe").status == 400)
     }
 
     /// What a scrape cannot easily produce: a line feed in a label value, a

@@ -34,6 +34,18 @@ struct SystemRoutes {
     }
 
     func renderMetrics(_ req: HTTPRequest) throws -> HTTPResponse {
+        // `?monitors=false` leaves out the per-monitor families (SPEC §13):
+        // at hundreds of thousands of monitors they are most of the scrape's
+        // cost, so a frequent job can take the hub's own series alone and a
+        // slower one the monitors.
+        var perMonitor = true
+        if let text = req.query("monitors") {
+            switch text {
+            case "true", "1": perMonitor = true
+            case "false", "0": perMonitor = false
+            default: throw HTTPError(400, "validation_failed", "monitors must be true or false.", field: "monitors")
+            }
+        }
         var out = PrometheusText()
         metrics.render(into: &out)
         out.family("pingtxt_build_info", .gauge, help: "Version of the running hub.")
@@ -43,7 +55,7 @@ struct SystemRoutes {
         out.sample("pingtxt_hub_info", ["database": settings.databaseEngine.rawValue, "node": settings.nodeID ?? ""], 1)
         out.family("pingtxt_start_time_seconds", .gauge, help: "When the hub started (Unix time).")
         out.sample("pingtxt_start_time_seconds", startedAt)
-        monitoring.metrics(into: &out)
+        monitoring.metrics(into: &out, perMonitor: perMonitor)
         notifications?.render(into: &out)
         ProcessStats.render(into: &out)
         let text = out.text

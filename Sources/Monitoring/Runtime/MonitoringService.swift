@@ -217,8 +217,8 @@ public final class MonitoringService: Sendable {
         }
     }
 
-    /// Metrics for `/metrics`.
-    public func metrics(into out: inout PrometheusText) {
+    /// Metrics for `/metrics`; `perMonitor` adds the per-monitor families.
+    public func metrics(into out: inout PrometheusText, perMonitor: Bool = true) {
         let m = scheduler.metrics()
         let (writes, batches) = writer.stats
         out.family("pingtxt_checks_total", .counter, help: "Checks started by the scheduler.")
@@ -244,6 +244,7 @@ public final class MonitoringService: Sendable {
                 out.sample("pingtxt_incidents_open", ["kind": kind], open[kind] ?? 0)
             }
         }
+        guard perMonitor else { return }
         do {
             let rows = try database.read { try Monitors.metricRows($0) }
             MonitorSeries(hubLocation: settings.location).render(rows, into: &out)

@@ -134,17 +134,26 @@ public final class Scheduler: Sendable {
 
     /// The run of `id` is over: frees its concurrency slot and wakes the
     /// scheduler. Unknown or not-running ids are ignored.
+    ///
+    /// It wakes the scheduler thread only when that thread may be waiting
+    /// for this: all slots were taken (it sleeps without a deadline then),
+    /// or a manual run now waits at the front. Otherwise the thread already
+    /// sleeps until the next due time, and waking it for every finished
+    /// check (thousands a second at scale) would cost a futex wake and two
+    /// context switches each for nothing.
     public func finished(id: Int64) {
-        let freed = state.withLock { s -> Bool in
+        let wake = state.withLock { s -> Bool in
+            let wasFull = s.running.count >= maxConcurrent
             guard s.running.remove(id) != nil else { return false }
             if var item = s.items[id], item.runAfterFinish {
                 item.runAfterFinish = false
                 Self.moveToFront(&item, id: id, requestedAt: item.requestedAt, in: &s)
                 s.items[id] = item
+                return true
             }
-            return true
+            return wasFull
         }
-        if freed { clock.wake() }
+        if wake { clock.wake() }
     }
 
     private static func moveToFront(_ item: inout Item, id: Int64, requestedAt: Int64, in s: inout State) {
