@@ -122,7 +122,10 @@ public final class BatchWriter: Sendable {
             // instead of one each. A waiting write (a ping, an API call) ends
             // the gathering at once.
             let deadline = Time.monotonicNanos() + Self.gatherNanos
-            state.withLock { $0.gathering = true }
+            // Only with something in hand: an empty pass that set the flag
+            // would skip the queue check below and strand a write queued
+            // meanwhile without a wake-up.
+            if !batch.isEmpty { state.withLock { $0.gathering = true } }
             while !stopping && !batch.isEmpty && batch.count < maxBatch && !batch.contains(where: { $0.awaited }) {
                 let now = Time.monotonicNanos()
                 guard now < deadline else { break }
@@ -133,12 +136,11 @@ public final class BatchWriter: Sendable {
                 batch += more
                 stopping = stop
             }
-            // A write queued after the last take without waking us is found
-            // by the queue check after the run below.
-            state.withLock { $0.gathering = false }
             if !batch.isEmpty {
+                state.withLock { $0.gathering = false }
                 run(batch)
-                // Items beyond maxBatch stay queued; make sure we come back for them.
+                // Items beyond maxBatch, or queued after the last take while
+                // gathering (no wake-up): come back for them.
                 if state.withLock({ !$0.queue.isEmpty }) { wake.post() }
             }
             if stopping && state.withLock({ $0.queue.isEmpty }) { return }
