@@ -146,6 +146,14 @@ public enum Monitors {
                 last_at = ?, last_location = ?, last_status = ?, last_latency_ms = ?,
                 last_status_code = ?, last_error = ?, last_packet_loss = ?, cert_not_after = coalesce(?, cert_not_after) WHERE id = ?
             """
+        /// `updateStateAndLast` without the status columns: SQLite rewrites
+        /// the entries of every index on a column the SET names, even for
+        /// an unchanged value (`monitors_status`), so the usual result of a
+        /// steady monitor leaves them out.
+        static let updateLast = """
+            UPDATE monitors SET state = ?, last_at = ?, last_location = ?, last_status = ?, last_latency_ms = ?,
+                last_status_code = ?, last_error = ?, last_packet_loss = ?, cert_not_after = coalesce(?, cert_not_after) WHERE id = ?
+            """
         static let setNextDue = "UPDATE monitors SET next_due_ms = ? WHERE id = ?"
         static let delete = "DELETE FROM monitors WHERE id = ?"
         static let count = "SELECT count(*) FROM monitors"
@@ -272,6 +280,14 @@ public enum Monitors {
                                    paused: Bool, last l: LastCheck) throws(StoreError) {
         try c.executeDeferred(SQL.updateStateAndLast, [.text(status), .integer(statusSince), .text(state), SQLValue(paused),
                                                .integer(l.at), .text(l.location), .text(l.status), SQLValue(l.latencyMs),
+                                               SQLValue(l.statusCode), SQLValue(l.error), SQLValue(l.packetLoss),
+                                               SQLValue(l.certNotAfter), .integer(id)])
+    }
+
+    /// New state and the last check when status, status_since and paused
+    /// stay as stored (the hot path's usual case; see `SQL.updateLast`).
+    public static func updateState(_ c: Connection, id: Int64, state: String, last l: LastCheck) throws(StoreError) {
+        try c.executeDeferred(SQL.updateLast, [.text(state), .integer(l.at), .text(l.location), .text(l.status), SQLValue(l.latencyMs),
                                                SQLValue(l.statusCode), SQLValue(l.error), SQLValue(l.packetLoss),
                                                SQLValue(l.certNotAfter), .integer(id)])
     }

@@ -50,7 +50,7 @@ private func maxGap(_ phases: [Int64], interval: Int64) -> Int64 {
         // Ids with holes (deleted monitors): still no thundering herd.
         var rng = SchedulerTestRandom(seed: 7)
         var ids = Set<Int64>()
-        while ids.count < 1000 { ids.insert(1 + rng.below(5000)) }
+        while ids.count < 1000 { ids.insert(1 + rng.below(SchedulePlan.soloIDs - 1)) }
         let interval: Int64 = 300_000
         let phases = ids.map { SchedulePlan.phase(id: $0, intervalMs: interval) }
         #expect(Set(phases).count >= 999)
@@ -58,6 +58,31 @@ private func maxGap(_ phases: [Int64], interval: Int64) -> Int64 {
         var buckets = [Int](repeating: 0, count: 100)  // 1% of the interval each
         for p in phases { buckets[Int(p * 100 / interval)] += 1 }
         #expect(buckets.max()! <= 25)  // 10 expected
+    }
+
+    @Test func largeHubsRunConsecutiveIdsTogetherAndRunsSpreadEvenly() {
+        let interval: Int64 = 60_000, runs = 3_000
+        let first = SchedulePlan.soloIDs
+        var starts: [Int64] = []
+        for r in 0..<Int64(runs) {
+            let ids = (0..<SchedulePlan.runLength).map { first + r * SchedulePlan.runLength + $0 }
+            let phases = ids.map { SchedulePlan.phase(id: $0, intervalMs: interval) }
+            #expect(phases.allSatisfy { $0 >= 0 && $0 < interval })
+            // One run starts within 1/1024 of the interval (58 ms at 60 s), in id order around the circle.
+            let spread = zip(phases, phases.dropFirst()).map { (($1 - $0) % interval + interval) % interval }
+            #expect(spread.reduce(0, +) < interval / 1024 && spread.allSatisfy { $0 <= interval / 65_536 + 1 })
+            starts.append(phases[0])
+        }
+        // The runs' starts are a golden-ratio sequence: gaps under 2.7× the even spacing.
+        #expect(maxGap(starts, interval: interval) <= interval * 27 / 10 / Int64(runs))
+        // Load stays level: no 1% of the interval holds more than twice its share of checks.
+        var buckets = [Int](repeating: 0, count: 100)
+        for r in 0..<Int64(runs) {
+            for m in 0..<SchedulePlan.runLength {
+                buckets[Int(SchedulePlan.phase(id: first + r * SchedulePlan.runLength + m, intervalMs: interval) * 100 / interval)] += 1
+            }
+        }
+        #expect(buckets.max()! <= 2 * runs * Int(SchedulePlan.runLength) / 100)
     }
 
     @Test func slotsAreOnTheGrid() {

@@ -49,7 +49,10 @@ public struct ResultRecorder: Sendable {
         if case .pause = input { paused = true }
         if case .resume = input { paused = false }
         let encoded = MonitorStateCoding.encode(next)
-        if let last {
+        let statusKept = next.status.rawValue == record.status && next.statusSince == record.statusSince && paused == record.paused
+        if let last, statusKept {
+            try Monitors.updateState(c, id: monitorID, state: encoded, last: last)
+        } else if let last {
             try Monitors.updateState(c, id: monitorID, status: next.status.rawValue, statusSince: next.statusSince,
                                      state: encoded, paused: paused, last: last)
         } else {
