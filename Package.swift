@@ -48,6 +48,8 @@ let package = Package(
         // libFuzzer harnesses for every parser of strangers' bytes (fuzz/build.sh).
         .executableTarget(name: "Fuzz", dependencies: ["Core", "HTTP", "Net", "DNS", "Mail", "Config", "Monitoring"]),
         .executableTarget(name: "CheckBench", dependencies: ["Net", "Core"]),
+        // bench/storage.sh: bytes per stored result and the retention pass at fleet scale.
+        .executableTarget(name: "StorageBench", dependencies: ["Store", "Monitoring", "Core"]),
 
         // Test servers shared by the test targets (loopback HTTP, TLS, raw TCP, DNS).
         .target(name: "TestSupport", dependencies: ["Core", "HTTP", "COpenSSL", "CShims", "CLinux", "DNS", "Crypto", "Monitoring",

@@ -160,6 +160,8 @@ public enum ConfigKeys {
         .integer("retention", "raw_days", \.retention.rawDays, 1...3650, "Days raw check results are kept (older ones live on as hourly and daily roll-ups);\nsent and failed notifications leave the outbox after as many days."),
         .integer("retention", "hourly_days", \.retention.hourlyDays, 1...3650, "Days hourly roll-ups are kept (uptime over 90 days needs at least 90)."),
         .integer("retention", "daily_days", \.retention.dailyDays, 1...36500, "Days daily roll-ups are kept (status pages show 90 days)."),
+        .integer("retention", "raw_sample_minutes", \.retention.rawSampleMinutes, 0...60,
+                 "Once an hour is rolled up, its raw `up` results are thinned to one per this many minutes per\nlocation; failures and status changes are always kept. 0 = keep every result (docs/storage.md)."),
 
         .integer("agents", "poll_interval", \.agents.pollInterval, 1...300,
                  "Seconds between an agent's contacts; an agent not heard from for 3 times this is offline."),

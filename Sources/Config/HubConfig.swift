@@ -71,6 +71,7 @@ public struct HubConfig: Sendable, Equatable {
         public var rawDays = 7
         public var hourlyDays = 100
         public var dailyDays = 800
+        public var rawSampleMinutes = 10
         public init() {}
     }
 

@@ -103,6 +103,9 @@ public enum CheckResults {
             ORDER BY monitor_id, bucket_start
             """
         static let deleteRollupsBefore = "DELETE FROM result_rollups WHERE resolution = ? AND bucket_start < ?"
+        static let deleteMonitorRollupsBefore = """
+            DELETE FROM result_rollups WHERE monitor_id = ? AND resolution = ? AND bucket_start < ?
+            """
     }
 
     /// Several results in multi-row statements (a group of heartbeat pings).
@@ -160,8 +163,10 @@ public enum CheckResults {
         return c.changes
     }
 
+    /// Deferred: the retention job writes many in a transaction, and on
+    /// PostgreSQL each would otherwise wait for its own round trip.
     public static func upsertRollup(_ c: Connection, _ r: RollupRecord) throws(StoreError) {
-        try c.execute(SQL.upsertRollup, [.integer(r.monitorID), .integer(r.resolution), .integer(r.bucketStart),
+        try c.executeDeferred(SQL.upsertRollup, [.integer(r.monitorID), .integer(r.resolution), .integer(r.bucketStart),
                                          .integer(r.up), .integer(r.degraded), .integer(r.down), .integer(r.inMaintenance),
                                          .integer(r.latencySum), .integer(r.latencyCount), .text(r.histogram)])
     }
@@ -176,6 +181,14 @@ public enum CheckResults {
         try c.query(SQL.rollupsAll, [.integer(resolution), .integer(from), .integer(to)]).map { r throws(StoreError) in
             try RollupRecord(row: r)
         }
+    }
+
+    /// One monitor's roll-ups of a resolution older than `before`: a range of
+    /// the primary key (monitor_id, resolution, bucket_start). Without the
+    /// monitor the delete scans the whole table.
+    public static func deleteRollupsBefore(_ c: Connection, monitorID: Int64, resolution: Int64, before: Int64) throws(StoreError) -> Int {
+        try c.execute(SQL.deleteMonitorRollupsBefore, [.integer(monitorID), .integer(resolution), .integer(before)])
+        return c.changes
     }
 
     public static func deleteRollupsBefore(_ c: Connection, resolution: Int64, before: Int64) throws(StoreError) -> Int {

@@ -63,6 +63,7 @@ enum ServeCommand {
         monitorSettings.retention.rawDays = Int64(config.retention.rawDays)
         monitorSettings.retention.hourlyDays = Int64(config.retention.hourlyDays)
         monitorSettings.retention.dailyDays = Int64(config.retention.dailyDays)
+        monitorSettings.retention.rawSampleMinutes = Int64(config.retention.rawSampleMinutes)
         monitorSettings.agentPollInterval = Int64(config.agents.pollInterval)
         // Built first and shared: alerting asks the calendar whether a monitor
         // is quiet, monitoring keeps it current.
