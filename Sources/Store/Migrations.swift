@@ -46,6 +46,7 @@ public enum Migrations {
         Schema0024.migration,
         Schema0025.migration,
         Schema0026.migration,
+        Schema0027.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

@@ -35,29 +35,22 @@ struct MonitorPages {
 
     // MARK: dashboard
 
+    /// One page of monitors worst first with search and filters
+    /// (`DashboardQuery`, docs/web.md): its cost follows the page's 100
+    /// monitors, not all of them (issue 20).
     func dashboard(_ req: HTTPRequest, _ s: SignedIn) throws -> HTTPResponse {
         let now = Time.now()
-        // `?tag=` as the API's filter: every given tag, any case; a tag
-        // that breaks the rules matches nothing rather than erroring a page.
-        let filter = Array(Set(req.queryItems.filter { $0.name == "tag" }.map { $0.value.lowercased() })).sorted()
-        let rows = try monitoring.monitorsWithRecentResults(limit: Self.sparkResults, tags: filter)
-        let items: [TemplateValue] = rows.map { m, results in
-            let samples = results.reversed().map(Self.sample)
-            return [
-                "id": .int(m.id), "name": .string(m.name), "type": .string(m.type), "target": .optional(m.target),
-                "tags": .list(m.tags.map { ["tag": .string($0), "href": .string("/?tag=" + FormCoding.percentEncode($0))] }),
-                "status": .string(m.status), "in_maintenance": .bool(monitoring.isInMaintenance(m.id, at: now)),
-                "sparkline": .string(Charts.sparkline(samples)),
-                "last_check": .string(WebTime.text(m.lastAt)), "last_check_iso": .optional(m.lastAt.map(WebTime.iso)),
-            ]
+        let q = DashboardQuery(req)
+        var page = DashboardPage(monitors: [], next: nil, counts: [:])
+        if q.impossible {
+            page.counts = try monitoring.dashboardPage(filter: q.filter, after: nil, limit: 0, recent: 0).counts
+        } else {
+            page = try monitoring.dashboardPage(filter: q.filter, after: q.after, limit: DashboardQuery.pageSize,
+                                                recent: Self.sparkResults)
         }
         return web.adminPage(s, title: "Monitors", current: "/", template: "dashboard.html",
-                             fields: ["monitors": .list(items), "filtered": .bool(!filter.isEmpty),
-                                      "filter": .list(filter.map { ["tag": .string($0)] }),
-                                      "all_tags": .list(try monitoring.tagCounts().map { t in
-                                          ["tag": .string(t.tag), "monitors": .int(Int64(t.monitors)),
-                                           "href": .string("/?tag=" + FormCoding.percentEncode(t.tag))]
-                                      })],
+                             fields: DashboardView.fields(q, page, tagCounts: try monitoring.tagCounts(), monitoring: monitoring,
+                                                          now: now),
                              flash: Flash.message(req))
     }
 

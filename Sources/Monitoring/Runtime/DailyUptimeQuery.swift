@@ -38,6 +38,21 @@ extension MonitoringService {
             let windows = try MaintenanceCoverage.overlapping(c, from: rawFrom, to: end).map {
                 (intervals: $0.intervals(from: rawFrom, to: end), monitors: $0.monitors)
             }
+            // Every read is one statement per chunk of monitors, not one per
+            // monitor (a status page of 1,000 made 3,000 before, issue 20).
+            let daily = dailyUntil > first
+                ? try BatchReads.rollups(c, monitorIDs: monitorIDs, resolution: day, from: first, to: dailyUntil) : [:]
+            let hourly = hourlyUntil > dailyUntil
+                ? try BatchReads.rollups(c, monitorIDs: monitorIDs, resolution: 3600, from: dailyUntil, to: hourlyUntil) : [:]
+            // Raw results are counted by the database per day and status for
+            // monitors no window touches (the usual case); the others are read
+            // one by one, each result checked against its windows.
+            let covered = Set(monitorIDs.filter { id in windows.contains { !$0.intervals.isEmpty && $0.monitors.contains(id) } })
+            var counted: [Int64: [BatchReads.DayCount]] = [:]
+            for n in try BatchReads.dailyCounts(c, monitorIDs: monitorIDs.filter { !covered.contains($0) }, dayZero: first,
+                                                fromMs: rawFrom * 1000, toMs: end * 1000) {
+                counted[n.monitorID, default: []].append(n)
+            }
             var out: [Int64: [DailyUptime]] = [:]
             for id in monitorIDs {
                 var byDay = (0..<days).map { DailyUptime(dayStart: first + Int64($0) * day) }
@@ -52,24 +67,30 @@ extension MonitoringService {
                     byDay[i].down += Int(r.down)
                     byDay[i].maintenance += Int(r.inMaintenance)
                 }
-                if dailyUntil > first {
-                    for r in try CheckResults.rollups(c, monitorID: id, resolution: day, from: first, to: dailyUntil) { add(r) }
-                }
-                if hourlyUntil > dailyUntil {
-                    for r in try CheckResults.rollups(c, monitorID: id, resolution: 3600, from: dailyUntil, to: hourlyUntil) { add(r) }
-                }
-                let mine = windows.filter { $0.monitors.contains(id) }.flatMap(\.intervals)
-                for r in try CheckResults.range(c, monitorID: id, fromMs: rawFrom * 1000, toMs: end * 1000) {
-                    let at = r.atMs / 1000
-                    guard let i = slot(at) else { continue }
-                    if r.inMaintenance || UptimeCalculator.inMaintenance(at, windows: mine) {
-                        byDay[i].maintenance += 1
-                        continue
+                func add(_ status: String, inMaintenance: Bool, count: Int, at i: Int) {
+                    if inMaintenance {
+                        byDay[i].maintenance += count
+                        return
                     }
-                    switch SampleOutcome(rawValue: r.status) ?? .down {
-                    case .up: byDay[i].up += 1
-                    case .degraded: byDay[i].degraded += 1
-                    case .down: byDay[i].down += 1
+                    switch SampleOutcome(rawValue: status) ?? .down {
+                    case .up: byDay[i].up += count
+                    case .degraded: byDay[i].degraded += count
+                    case .down: byDay[i].down += count
+                    }
+                }
+                for r in daily[id] ?? [] { add(r) }
+                for r in hourly[id] ?? [] { add(r) }
+                if covered.contains(id) {
+                    let mine = windows.filter { $0.monitors.contains(id) }.flatMap(\.intervals)
+                    for r in try CheckResults.range(c, monitorID: id, fromMs: rawFrom * 1000, toMs: end * 1000) {
+                        let at = r.atMs / 1000
+                        guard let i = slot(at) else { continue }
+                        add(r.status, inMaintenance: r.inMaintenance || UptimeCalculator.inMaintenance(at, windows: mine),
+                            count: 1, at: i)
+                    }
+                } else {
+                    for n in counted[id] ?? [] where n.day >= 0 && n.day < days {
+                        add(n.status, inMaintenance: n.inMaintenance, count: n.count, at: n.day)
                     }
                 }
                 out[id] = byDay

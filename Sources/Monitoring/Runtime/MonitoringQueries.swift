@@ -21,22 +21,21 @@ extension MonitoringService {
     }
 
     /// Each monitor's open incident that its object names (down or
-    /// degraded before expiry), in one read.
+    /// degraded before expiry), in one read (one statement per 64 monitors).
     public func openIncidentIDs(_ records: [MonitorRecord]) throws -> [Int64?] {
-        try database.read { c in
-            try records.map { r in
-                try Incidents.openFor(c, monitorID: r.id).sorted { a, b in (a.kind == "expiry" ? 1 : 0) < (b.kind == "expiry" ? 1 : 0) }
-                    .first?.id
-            }
+        let open = try database.read { c in try BatchReads.openIncidents(c, monitorIDs: records.map(\.id)) }
+        return records.map { r in
+            open[r.id, default: []].sorted { a, b in (a.kind == "expiry" ? 1 : 0) < (b.kind == "expiry" ? 1 : 0) }.first?.id
         }
     }
 
     /// Monitors by id in the given order (deleted ones drop out) with their
     /// open incidents: what a status page lists.
     public func monitorsWithOpenIncidents(_ ids: [Int64]) throws -> [(MonitorRecord, [IncidentRecord])] {
-        try database.read { c in
-            try ids.compactMap { id in try Monitors.find(c, id: id) }.map { ($0, try Incidents.openFor(c, monitorID: $0.id)) }
+        let (found, open) = try database.read { c in
+            (try BatchReads.monitors(c, ids: ids), try BatchReads.openIncidents(c, monitorIDs: ids))
         }
+        return ids.compactMap { id in found[id].map { ($0, open[id] ?? []) } }
     }
 
     public func results(monitorID: Int64, sinceMs: Int64 = 0, untilMs: Int64 = Int64.max, location: String? = nil,
@@ -44,18 +43,6 @@ extension MonitoringService {
         try database.read {
             try CheckResults.list($0, monitorID: monitorID, sinceMs: sinceMs, untilMs: untilMs, location: location,
                                   beforeID: beforeID, limit: limit)
-        }
-    }
-
-    /// Every monitor with its newest `limit` results (the dashboard's sparklines).
-    /// `tags`: only monitors that have every one of them (the dashboard's
-    /// filter), checked before their results are read.
-    public func monitorsWithRecentResults(limit: Int, tags: [String] = []) throws -> [(MonitorRecord, [CheckResultRecord])] {
-        try database.read { c in
-            try Monitors.all(c).filter { m in tags.allSatisfy(m.tags.contains) }.map { m in
-                (m, try CheckResults.list(c, monitorID: m.id, sinceMs: 0, untilMs: Int64.max, location: nil, beforeID: nil,
-                                          limit: limit))
-            }
         }
     }
 

@@ -19,7 +19,9 @@ public struct StatusPageInput: Sendable, Equatable {
         self.tags = tags
     }
 
-    public static let maxMonitors = 200
+    /// What one page lists at most (its ids, or ids plus tagged monitors):
+    /// a page of 1,000 answers in well under 200 ms (bench/pages.sh).
+    public static let maxMonitors = 1000
 
     /// Validates a create body, or a PATCH merged onto `existing`. Whether
     /// the monitors exist is checked by the service (it needs the database).
