@@ -10,9 +10,10 @@ import TestSupport
 
     /// The `href` of the link whose text is `label`, HTML-unescaped.
     static func link(_ label: String, in html: String) -> String? {
-        guard let end = html.range(of: "\">\(label)</a>") else { return nil }
-        guard let start = html[..<end.lowerBound].range(of: "href=\"", options: .backwards) else { return nil }
-        return String(html[start.upperBound..<end.lowerBound]).replacing("&amp;", with: "&")
+        let parts = html.split(separator: "\">\(label)</a>", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let href = parts[0].split(separator: "href=\"", omittingEmptySubsequences: false).last,
+              parts[0].contains("href=\"") else { return nil }
+        return String(href).replacing("&amp;", with: "&")
     }
 
     @Test(arguments: TestEngine.all) func pagesSearchAndFiltersWorstFirst(engine: TestEngine) throws {
