@@ -54,5 +54,5 @@ for engine in "${ENGINE_LIST[@]}"; do
     say "== $engine"
     "$SB" --url "$url" --engine "$engine" --monitors "$MONITORS" --hours "$HOURS" --sample-minutes "$SAMPLE_MINUTES" \
         | tee -a "$OUT"
-    [[ $engine == sqlite ]] && say "# SQLite file: $(du -b "$TMP/storage.db" | cut -f1) bytes (WAL $(du -b "$TMP/storage.db-wal" 2>/dev/null | cut -f1 || echo 0))"
+    if [[ $engine == sqlite ]]; then say "# SQLite file: $(du -b "$TMP/storage.db" | cut -f1) bytes (WAL $(du -b "$TMP/storage.db-wal" 2>/dev/null | cut -f1 || echo 0))"; fi
 done

@@ -108,6 +108,9 @@ public final class Database: Sendable {
         }
     }
 
+    /// Transactions waiting for the writer now (for tests of its fairness).
+    var writersWaiting: Int { writer.waiting }
+
     /// Writer connections beside the writer (PostgreSQL). Two: while one
     /// lane's COMMIT waits for the server's WAL flush, the other's next
     /// transaction runs, which is what a single connection cannot do.

@@ -159,6 +159,9 @@ public enum Monitors {
                 last_status_code = ?, last_error = ?, last_packet_loss = ?, cert_not_after = coalesce(?, cert_not_after) WHERE id = ?
             """
         static let setNextDue = "UPDATE monitors SET next_due_ms = ? WHERE id = ?"
+        static let stateForUpdate = """
+            SELECT id, status, status_since, state, paused, last_at, has_parents, has_children FROM monitors WHERE id = ?
+            """
         static let delete = "DELETE FROM monitors WHERE id = ?"
         static let count = "SELECT count(*) FROM monitors"
     }
@@ -187,6 +190,42 @@ public enum Monitors {
     /// one writer already takes turns).
     public static func findForUpdate(_ c: Connection, id: Int64) throws(StoreError) -> MonitorRecord? {
         try c.queryOne(SQL.find + c.forUpdate, [.integer(id)]).map { r throws(StoreError) in try MonitorRecord(row: r) }
+    }
+
+    /// The columns a result changes or decides on, nothing else: the hot
+    /// path's read (`ResultRecorder` with the configuration in hand). A
+    /// whole `MonitorRecord` decodes about thirty columns by name and three
+    /// JSON texts per result, none of which recording needs.
+    public struct StateRow: Sendable, Equatable {
+        public var id: Int64
+        public var status: String
+        public var statusSince: Int64
+        public var state: String
+        public var paused: Bool
+        public var lastAt: Int64?
+        public var hasParents: Bool
+        public var hasChildren: Bool
+
+        public init(_ m: MonitorRecord) {
+            (id, status, statusSince, state, paused) = (m.id, m.status, m.statusSince, m.state, m.paused)
+            (lastAt, hasParents, hasChildren) = (m.lastAt, m.hasParents, m.hasChildren)
+        }
+
+        init(row r: Row) throws(StoreError) {
+            id = try r.int("id")
+            status = try r.text("status")
+            statusSince = try r.int("status_since")
+            state = try r.text("state")
+            paused = try r.bool("paused")
+            lastAt = try r.optionalInt("last_at")
+            hasParents = try r.bool("has_parents")
+            hasChildren = try r.bool("has_children")
+        }
+    }
+
+    /// `StateRow` of a monitor, locked until COMMIT like `findForUpdate`.
+    public static func stateForUpdate(_ c: Connection, id: Int64) throws(StoreError) -> StateRow? {
+        try c.queryOne(SQL.stateForUpdate + c.forUpdate, [.integer(id)]).map { r throws(StoreError) in try StateRow(row: r) }
     }
 
     /// What a hub compares to notice monitors changed through another hub:

@@ -29,8 +29,15 @@ public struct ResultRecorder: Sendable {
     @discardableResult
     public func apply(_ input: MonitorInput, monitorID: Int64, on c: Connection, config known: MonitorConfig? = nil,
                       returning: Bool = true) throws -> MonitorRecord? {
-        guard let record = try Monitors.findForUpdate(c, id: monitorID) else { return nil }
-        let config = try known ?? MonitorConfig(record: record)
+        let record: Monitors.StateRow
+        let config: MonitorConfig
+        if let known {
+            guard let row = try Monitors.stateForUpdate(c, id: monitorID) else { return nil }
+            (record, config) = (row, known)
+        } else {
+            guard let full = try Monitors.findForUpdate(c, id: monitorID) else { return nil }
+            (record, config) = (Monitors.StateRow(full), try MonitorConfig(record: full))
+        }
         let state = MonitorStateCoding.decode(record.state, status: MonitorStatus(rawValue: record.status) ?? .pending,
                                               since: record.statusSince)
         let at: Int64
@@ -103,7 +110,7 @@ public struct ResultRecorder: Sendable {
 
     /// Stores the result row; returns the monitor's new last-check columns,
     /// or nil when the result is older than the last one (late upload).
-    private func store(_ r: CheckResult, config: MonitorConfig, record: MonitorRecord, inMaintenance: Bool,
+    private func store(_ r: CheckResult, config: MonitorConfig, record: Monitors.StateRow, inMaintenance: Bool,
                        on c: Connection) throws -> Monitors.LastCheck? {
         let status = Self.resultStatus(r, degradedAfterMs: config.degradedAfterMs)
         try CheckResults.insert(c, CheckResultRecord(
