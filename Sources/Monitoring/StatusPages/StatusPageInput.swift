@@ -19,8 +19,9 @@ public struct StatusPageInput: Sendable, Equatable {
         self.tags = tags
     }
 
-    /// What one page lists at most (its ids, or ids plus tagged monitors):
-    /// a page of 1,000 answers in well under 200 ms (bench/pages.sh).
+    /// What one page lists at most (its ids, or ids plus tagged monitors).
+    /// Its reads are batched (`BatchReads`); rendering 1,000 monitors' bars
+    /// is still about 10 MB of HTML (bench/pages.sh, bench/README.md).
     public static let maxMonitors = 1000
 
     /// Validates a create body, or a PATCH merged onto `existing`. Whether
