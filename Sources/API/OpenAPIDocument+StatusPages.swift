@@ -1,4 +1,5 @@
 import Core
+import Monitoring
 
 /// Status pages (SPEC §7): the configuration API and the public pages.
 extension OpenAPIDocument {
@@ -67,7 +68,7 @@ extension OpenAPIDocument {
         "slug": ["type": "string", "pattern": "^[a-z0-9][a-z0-9-]{0,63}$"],
         "title": ["type": "string", "minLength": 1, "maxLength": 200],
         "description": ["type": "string", "maxLength": 2000],
-        "monitor_ids": ["type": "array", "items": ["type": "integer"], "maxItems": 200],
+        "monitor_ids": ["type": "array", "items": ["type": "integer"], "maxItems": .int(Int64(StatusPageInput.maxMonitors))],
         "tags": tagsProperty,
     ]
 }
