@@ -92,7 +92,7 @@ public final class RetentionJob: Sendable {
             try batches.write { c in try Meta.set(c, "rollup_horizon", String(h)) }
         }
         try thin(until: horizon, now: now, monitors: ids)
-        try prune(now: now, horizon: horizon)
+        try prune(now: now, horizon: horizon, monitors: ids)
         batches.update { $0.durationMs = Double(Time.monotonicNanos() - started) / 1_000_000 }
         let s = batches.current
         last.withLock { $0 = s }
@@ -163,7 +163,9 @@ public final class RetentionJob: Sendable {
         }
     }
 
-    func prune(now: Int64, horizon: Int64) throws {
+    /// `monitors`: the pass's list (read once at its start; a monitor
+    /// created since has nothing old enough to prune).
+    func prune(now: Int64, horizon: Int64, monitors: [Int64]) throws {
         // Raw results go only once rolled up (never past the horizon).
         let rawCutoff = min(now - settings.rawDays * Self.day, horizon)
         let hourlyCutoff = now - settings.hourlyDays * Self.day
@@ -171,7 +173,7 @@ public final class RetentionJob: Sendable {
         var raw = 0, hourly = 0, daily = 0
         // Per monitor, so each delete is a range of an index that starts with
         // monitor_id; a few hundred monitors per bounded transaction.
-        try batches.each(try database.read({ try Monitors.ids($0) }), stop: stopped) { c, id in
+        try batches.each(monitors, stop: stopped) { c, id in
             raw += try CheckResults.deleteBefore(c, monitorID: id, ms: rawCutoff * 1000)
             hourly += try CheckResults.deleteRollupsBefore(c, monitorID: id, resolution: Self.hour, before: hourlyCutoff)
             daily += try CheckResults.deleteRollupsBefore(c, monitorID: id, resolution: Self.day, before: dailyCutoff)
