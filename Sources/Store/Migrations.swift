@@ -47,6 +47,7 @@ public enum Migrations {
         Schema0025.migration,
         Schema0026.migration,
         Schema0027.migration,
+        Schema0028.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

@@ -228,26 +228,6 @@ public enum Monitors {
         try c.queryOne(SQL.stateForUpdate + c.forUpdate, [.integer(id)]).map { r throws(StoreError) in try StateRow(row: r) }
     }
 
-    /// What a hub compares to notice monitors changed through another hub:
-    /// `updated_at` moves with every configuration change, `paused` with
-    /// pause and resume (which leave `updated_at` alone).
-    public struct Version: Sendable, Equatable {
-        public let updatedAt: Int64
-        public let paused: Bool
-        public init(updatedAt: Int64, paused: Bool) {
-            self.updatedAt = updatedAt
-            self.paused = paused
-        }
-    }
-
-    public static func versions(_ c: Connection) throws(StoreError) -> [Int64: Version] {
-        var out: [Int64: Version] = [:]
-        for r in try c.query("SELECT id, updated_at, paused FROM monitors") {
-            out[try r.int("id")] = Version(updatedAt: try r.int("updated_at"), paused: try r.bool("paused"))
-        }
-        return out
-    }
-
     /// Stored next due times of these monitors (a hub taking them over
     /// resumes their schedule where the previous owner left it).
     public static func nextDues(_ c: Connection) throws(StoreError) -> [Int64: Int64] {

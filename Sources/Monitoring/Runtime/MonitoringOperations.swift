@@ -20,13 +20,13 @@ extension MonitoringService {
             // 24 random bytes: unguessable, since a ping URL needs no token.
             record.pingKey = Base64URL.encode(SecureRandom.bytes(24))
         }
-        let wake = self.wake
+        let (wake, cluster) = (self.wake, self.cluster)
         let stored = try database.write { c in
             try Self.checkPolicy(config, on: c)
             try Self.checkDependencies(config, monitorID: nil, on: c)
             let stored = try Monitors.insert(c, record, now: Time.now())
             if let parents = config.dependsOn { try Dependencies.replace(c, monitorID: stored.id, parents: parents) }
-            try wake.send(c, .monitors)
+            try Self.announceChange(c, monitorID: stored.id, cluster: cluster, wake: wake)
             return stored
         }
         registry.set(stored.id, .init(config: config.cached, createdAt: stored.createdAt, pingKey: stored.pingKey))
@@ -42,13 +42,13 @@ extension MonitoringService {
         let before = try find(id)
         var record = before
         config.write(into: &record)
-        let wake = self.wake
+        let (wake, cluster) = (self.wake, self.cluster)
         guard let stored = try database.write({ c -> MonitorRecord? in
             try Self.checkPolicy(config, on: c)
             try Self.checkDependencies(config, monitorID: id, on: c)
             guard let stored = try Monitors.updateConfig(c, record, now: Time.now()) else { return nil }
             if let parents = config.dependsOn { try Dependencies.replace(c, monitorID: id, parents: parents) }
-            try wake.send(c, .monitors)
+            try Self.announceChange(c, monitorID: id, cluster: cluster, wake: wake)
             return stored
         }) else {
             throw MonitoringError.notFound("No monitor with id \(id).")
@@ -93,7 +93,7 @@ extension MonitoringService {
     }
 
     public func delete(id: Int64) throws {
-        let wake = self.wake
+        let (wake, cluster) = (self.wake, self.cluster)
         let holds = recorder.holds
         let gone = try database.write { c in
             // Its children's incidents that wait for it or that it suppressed
@@ -102,7 +102,7 @@ extension MonitoringService {
             let waiting = try Dependencies.childIncidents(c, parentID: id)
             guard try Monitors.delete(c, id: id) else { return false }
             try holds.parentRemoved(id, incidents: waiting, at: Time.now(), on: c)
-            try wake.send(c, .monitors)
+            try Self.announceChange(c, monitorID: id, cluster: cluster, wake: wake)
             return true
         }
         guard gone else { throw MonitoringError.notFound("No monitor with id \(id).") }
@@ -266,13 +266,13 @@ extension MonitoringService {
     /// A pause or resume. Other hubs are told in the same transaction (a
     /// paused monitor is no longer assigned to agents).
     func apply(_ input: MonitorInput, to id: Int64) throws -> MonitorRecord {
-        let (recorder, wake) = (self.recorder, self.wake)
+        let (recorder, wake, cluster) = (self.recorder, self.wake, self.cluster)
         // Through the batch writer, so the change is ordered after the
         // results queued before it; the record comes back out of its closure.
         let applied = Handoff<MonitorRecord>()
         try writer.perform { c in
             guard let record = try recorder.apply(input, monitorID: id, on: c) else { return }
-            try wake.send(c, .monitors)
+            try Self.announceChange(c, monitorID: id, cluster: cluster, wake: wake)
             applied.put(record)
         }
         guard let record = applied.take() else { throw MonitoringError.notFound("No monitor with id \(id).") }

@@ -3,8 +3,10 @@ import Store
 
 /// What a hub sharing its database with others keeps in step (SPEC §14).
 struct ClusterState: Sendable {
-    /// `updated_at` and `paused` of every monitor as this hub last loaded it.
-    var versions: [Int64: Monitors.Version] = [:]
+    /// Where this hub stands in `monitor_changes`.
+    var changes = CommitCursor(after: 0)
+    /// When this hub last read the changes (Unix ms; 0: never).
+    var changesReadAt: Int64 = 0
     /// The newest heartbeat ping this hub has looked at (nil: not yet).
     var lastPingID: Int64?
 }
@@ -49,36 +51,105 @@ extension MonitoringService {
         }
     }
 
-    /// Applies monitor changes made by other hubs. This hub's own changes
-    /// are applied when it makes them; seeing them again here re-applies the
-    /// same configuration, which leaves the schedule as it is.
+    /// Applies the monitor changes other hubs made since the last beat
+    /// (`monitor_changes`, read from this hub's cursor). This hub's own
+    /// rows are skipped: it applied them when it made them. A cursor that
+    /// overflowed, or a hub that could not read for longer than the log is
+    /// kept, reloads every monitor instead.
     func refreshFromDatabase() throws {
-        let versions = try database.read { try Monitors.versions($0) }
-        let known = clusterState.withLock { $0.versions }
-        let changed = versions.compactMap { id, v in known[id] == v ? nil : id }
-        let gone = known.keys.filter { versions[$0] == nil }
-        var remote = 0
-        if !changed.isEmpty {
-            let records = try database.read { c in try changed.compactMap { id throws(StoreError) in try Monitors.find(c, id: id) } }
-            for record in records {
-                // This hub's own changes are already applied: only the version is new.
-                if registry.get(record.id)?.config == (try MonitorConfig(record: record)) { continue }
-                remote += 1
-                try load(record)
+        let now = Time.nowMillis()
+        let (cursor, readAt) = clusterState.withLock { ($0.changes, $0.changesReadAt) }
+        if cursor.overflowed || now - readAt > MonitorChanges.readableGapMillis {
+            try reloadAll()
+            return
+        }
+        let changes = try database.read { c in try MonitorChanges.read(c, cursor: cursor, limit: Self.changesPerBeat) }
+        var next = cursor
+        next.take(changes.map(\.seq), now: now)
+        let ids = Set(changes.lazy.filter { [node = cluster.nodeID] in $0.node != node }.map(\.monitorID))
+        var applied = (changed: 0, deleted: 0)
+        if !ids.isEmpty {
+            let records = try database.read { c in
+                try ids.map { id throws(StoreError) in (id, try Monitors.find(c, id: id)) }
+            }
+            for (id, record) in records {
+                if let record { applied.changed += try apply(record) ? 1 : 0 } else if registry.get(id) != nil {
+                    forget(id)
+                    applied.deleted += 1
+                }
             }
         }
-        if remote > 0 || !gone.isEmpty {
-            Log.shared.info("monitors changed through another hub", ["node": cluster.nodeID, "changed": "\(remote)",
-                                                                      "deleted": "\(gone.count)"])
+        clusterState.withLock { s in
+            s.changes = next
+            s.changesReadAt = now
         }
-        for id in gone {
-            registry.remove(id)
-            scheduler.remove(id: id)
-            heartbeats.remove(id)
+        announce(applied)
+        // A full page: the rest is read at the next beat, a moment later.
+        if changes.count >= Self.changesPerBeat { cluster.beatSoon() }
+    }
+
+    /// At most this many changes are read per beat (an import of many
+    /// monitors through another hub is taken in steps).
+    static let changesPerBeat = 5_000
+
+    /// Every monitor again: the start-up load's comparison, for a hub whose
+    /// cursor cannot be trusted.
+    func reloadAll() throws {
+        let now = Time.nowMillis()
+        let (cursor, records) = try database.read { c in (try Self.freshCursor(c), try Monitors.all(c)) }
+        var applied = (changed: 0, deleted: 0)
+        let present = Set(records.map(\.id))
+        for record in records { applied.changed += try apply(record) ? 1 : 0 }
+        for (id, _) in registry.all() where !present.contains(id) {
+            forget(id)
+            applied.deleted += 1
         }
-        clusterState.withLock { $0.versions = versions }
+        clusterState.withLock { s in
+            s.changes = cursor
+            s.changesReadAt = now
+        }
+        Log.shared.info("monitors reloaded", ["node": cluster.nodeID, "monitors": "\(records.count)"])
+        announce(applied)
+    }
+
+    /// Loads `record` unless the registry already has its configuration
+    /// (seeing a change twice leaves the schedule as it is). Whether it loaded.
+    /// Where a hub that is about to read every monitor starts in the log:
+    /// read before the monitors, so nothing changed meanwhile is missed
+    /// (seen twice at worst, which `apply` makes harmless), and a little
+    /// before the newest row, so a change whose transaction took its seq
+    /// earlier but commits later is awaited rather than skipped.
+    static func freshCursor(_ c: Connection) throws -> CommitCursor {
+        CommitCursor(after: max(0, try MonitorChanges.newest(c) - 1_024))
+    }
+
+    private func apply(_ record: MonitorRecord) throws -> Bool {
+        if registry.get(record.id)?.config == (try MonitorConfig(record: record)) { return false }
+        try load(record)
+        return true
+    }
+
+    private func forget(_ id: Int64) {
+        registry.remove(id)
+        scheduler.remove(id: id)
+        heartbeats.remove(id)
+    }
+
+    private func announce(_ applied: (changed: Int, deleted: Int)) {
+        guard applied.changed > 0 || applied.deleted > 0 else { return }
+        Log.shared.info("monitors changed through another hub", ["node": cluster.nodeID, "changed": "\(applied.changed)",
+                                                                  "deleted": "\(applied.deleted)"])
         // Agents parked on this hub learn of it now, not at their poll's end.
-        if remote > 0 || !gone.isEmpty { agents.assignmentsChanged() }
+        agents.assignmentsChanged()
+    }
+
+    /// Writes the row of `monitor_changes` that tells the other hubs, in the
+    /// transaction `c` that makes the change, and wakes them at its commit.
+    /// Nothing on SQLite: one hub per file, nobody to tell.
+    static func announceChange(_ c: Connection, monitorID: Int64, cluster: HubCluster, wake: WakeChannel) throws {
+        guard cluster.isShared else { return }
+        try MonitorChanges.record(c, monitorID: monitorID, node: cluster.nodeID, at: Time.nowMillis())
+        try wake.send(c, .monitors)
     }
 
     /// Heartbeats this hub owns that another hub received pings for: judged

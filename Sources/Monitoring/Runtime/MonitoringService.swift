@@ -100,10 +100,10 @@ public final class MonitoringService: Sendable {
     /// Loads every monitor and starts checking.
     public func start() throws {
         try calendar.reload()
-        let records = try database.read { try Monitors.all($0) }
+        let (cursor, records) = try database.read { c in (try Self.freshCursor(c), try Monitors.all(c)) }
         clusterState.withLock { s in
-            s.versions = Dictionary(records.map { ($0.id, Monitors.Version(updatedAt: $0.updatedAt, paused: $0.paused)) },
-                                    uniquingKeysWith: { a, _ in a })
+            s.changes = cursor
+            s.changesReadAt = Time.nowMillis()
         }
         for record in records { try load(record) }
         try agents.start()

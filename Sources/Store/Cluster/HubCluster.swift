@@ -133,7 +133,10 @@ public final class HubCluster: Sendable {
         let (live, leader) = try database.write { c in
             try HubNodes.beat(c, id: nodeID, startedAt: startedAt, now: now, version: version)
             let leader = try Leases.acquire(c, name: Self.leaderLease, holder: nodeID, now: now, until: now + Self.liveMillis)
-            if leader { try HubNodes.prune(c, before: now - 86_400_000) }
+            if leader {
+                try HubNodes.prune(c, before: now - 86_400_000)
+                try MonitorChanges.prune(c, before: now - MonitorChanges.keepMillis)
+            }
             return (try HubNodes.live(c, since: now - Self.liveMillis), leader)
         }
         return view.withLock { v in
