@@ -8,7 +8,9 @@ standard library only.
       "created=N seconds=S per_s=R" on stdout. With the environment
       TAGS=T monitor i gets the tag "tag(i mod T)"; with DEPENDENCIES=D the
       last D monitors each depend on one of the first ones (monitor
-      COUNT-D+j on monitor j), so D children hang off D parents.
+      COUNT-D+j on monitor j), so D children hang off D parents. With
+      BULK=N (1-1000) the monitors go N to a request through
+      POST /api/monitors/bulk {"action": "create"} instead.
   api.py heartbeat URL TOKEN COUNT PERIOD GRACE
       creates COUNT heartbeat monitors; prints their ping_url, one a line.
 URL is the hub's base URL (http://127.0.0.1:PORT). Exit 1 on any non-201.
@@ -42,6 +44,21 @@ def create(conn, token, body):
     return json.loads(text)
 
 
+def create_bulk(conn, token, bodies):
+    data = json.dumps({"action": "create", "monitors": bodies}).encode()
+    conn.request("POST", "/api/monitors/bulk", body=data, headers={
+        "Authorization": "Bearer " + token,
+        "Content-Type": "application/json",
+        "Connection": "keep-alive",
+    })
+    resp = conn.getresponse()
+    text = resp.read()
+    if resp.status != 200:
+        sys.stderr.write("POST /api/monitors/bulk -> %d %s\n" % (resp.status, text[:300].decode(errors="replace")))
+        sys.exit(1)
+    return json.loads(text)["affected"]
+
+
 def main(argv):
     if len(argv) < 2:
         sys.stderr.write(__doc__)
@@ -56,6 +73,7 @@ def main(argv):
         # several provisioning clients would: one connection leaves the hub
         # idle while this script builds and parses each request.
         conns = max(1, int(os.environ.get("CONNECTIONS", "8") or 8))
+        bulk = min(1000, max(0, int(os.environ.get("BULK", "0") or 0)))
 
         def body_of(i, parent=None):
             body = {"name": "n%d" % i, "type": "http", "target": target,
@@ -73,8 +91,12 @@ def main(argv):
             def work(k):
                 conn = connect(base)
                 try:
-                    for n in range(k, len(bodies), conns):
-                        out[n] = create(conn, token, bodies[n])["id"]
+                    if bulk > 0:
+                        for start in range(k * bulk, len(bodies), conns * bulk):
+                            out[start:start + bulk] = create_bulk(conn, token, bodies[start:start + bulk])
+                    else:
+                        for n in range(k, len(bodies), conns):
+                            out[n] = create(conn, token, bodies[n])["id"]
                 except SystemExit:
                     failed.append(k)
             threads = [threading.Thread(target=work, args=(k,)) for k in range(conns)]

@@ -43,8 +43,10 @@
 #   every hub is sampled (checks/s, CPU, RSS, lateness from its own /metrics)
 #   and the total checks/s is printed: sharing the work shows as a total of
 #   MONITORS / INTERVAL, not HUBS times it. The monitors are created through
-#   hub 1. The summary gives each configuration's CPU and µs per check as a
-#   ratio to SQLite x1 (the reference).
+#   hub 1, one per request over 8 connections, or with BULK=1000 a thousand
+#   per request through POST /api/monitors/bulk {"action": "create"}. The
+#   summary gives each configuration's CPU and µs per check as a ratio to
+#   SQLite x1 (the reference).
 # Output: stdout and bench/out/scheduler-<date>.txt.
 set -euo pipefail
 

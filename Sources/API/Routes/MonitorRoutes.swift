@@ -87,9 +87,28 @@ struct MonitorRoutes {
     }
 
     func bulk(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {
-        let request = try BulkRequest.parse(try req.jsonFields())
+        let body = try req.jsonFields()
+        if try body.string("action") == "create" { return try bulkCreate(body) }
+        let request = try BulkRequest.parse(body)
         let affected = try monitoring.bulk(request, by: p.user.email)
         return .json(["affected": .array(affected.map { .int($0) })])
+    }
+
+    /// `"action": "create"`: the new monitors' ids in the order given. Keys
+    /// are checked before anything is created and set after, as for one
+    /// monitor.
+    func bulkCreate(_ body: JSONFields) throws -> HTTPResponse {
+        let request = try BulkCreate.parse(body)
+        for (i, item) in request.items.enumerated() {
+            do {
+                try keys.checkFree(.monitor, item.key, for: nil)
+            } catch MonitoringError.fieldConflict(let field, let code, let message) {
+                throw MonitoringError.fieldConflict(field: "monitors[\(i)].\(field)", code: code, message: "monitors[\(i)]: \(message)")
+            }
+        }
+        let created = try monitoring.create(request.items.map(\.config))
+        for (record, item) in zip(created, request.items) { try keys.apply(.monitor, id: record.id, item.key) }
+        return .json(["affected": .array(created.map { .int($0.id) })])
     }
 
     func show(_ req: HTTPRequest, _ p: Principal) throws -> HTTPResponse {

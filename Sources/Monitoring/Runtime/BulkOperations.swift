@@ -1,7 +1,8 @@
 import Core
 import Store
 
-/// `POST /api/monitors/bulk` (SPEC §12): one action on many monitors.
+/// `POST /api/monitors/bulk` (SPEC §12): one action on many monitors
+/// (`"action": "create"` is `BulkCreate`, parsed apart: it names no monitors).
 public struct BulkRequest: Sendable, Equatable {
     public enum Action: String, Sendable, CaseIterable {
         case pause, resume, mute, delete
@@ -23,7 +24,7 @@ public struct BulkRequest: Sendable, Equatable {
     public static func parse(_ b: JSONFields) throws(JSONFieldError) -> BulkRequest {
         let text = try b.requiredString("action")
         guard let action = Action(rawValue: text) else {
-            throw JSONFieldError(field: "action", message: "action must be one of: pause, resume, mute, delete.")
+            throw JSONFieldError(field: "action", message: "action must be one of: pause, resume, mute, delete, create.")
         }
         let target: Target
         switch (b.has("ids"), b.has("tag")) {

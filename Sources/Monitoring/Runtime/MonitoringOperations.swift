@@ -11,7 +11,8 @@ public enum MonitoringError: Error, Equatable {
 }
 
 extension MonitoringService {
-    public func create(_ config: MonitorConfig) throws -> MonitorRecord {
+    /// The row a new monitor is stored as.
+    static func newRecord(_ config: MonitorConfig) -> MonitorRecord {
         var record = MonitorRecord(name: config.name, type: config.type.rawValue, target: config.target,
                                    interval: config.interval, timeout: config.timeout, retries: config.retries)
         config.write(into: &record)
@@ -20,6 +21,11 @@ extension MonitoringService {
             // 24 random bytes: unguessable, since a ping URL needs no token.
             record.pingKey = Base64URL.encode(SecureRandom.bytes(24))
         }
+        return record
+    }
+
+    public func create(_ config: MonitorConfig) throws -> MonitorRecord {
+        let record = Self.newRecord(config)
         let (wake, cluster) = (self.wake, self.cluster)
         let stored = try database.write { c in
             try Self.checkPolicy(config, on: c)
