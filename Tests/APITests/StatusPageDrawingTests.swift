@@ -36,18 +36,38 @@ import Testing
         #expect(UptimeBars.label(day) == text)
     }
 
-    @Test func barsAreOneRectPerDayWithTitlesAndASummary() {
+    @Test func barsAreOneDashedRunPerReadingWithTitlesAndASummary() {
         let days = [DayBar(date: "2026-11-28", uptime: nil), DayBar(date: "2026-11-29", uptime: 90),
                     DayBar(date: "2026-11-30", uptime: 100)]
         let svg = UptimeBars.svg(days, overall: 95)
         #expect(svg.hasPrefix("<svg ") && svg.hasSuffix("</svg>"))
         #expect(svg.contains("viewBox=\"0 0 11 30\""), "3 bars of 3 with 2 gaps of 1")
-        #expect(svg.split(separator: "<rect").count - 1 == 3)
-        #expect(svg.contains("<rect x=\"0\" y=\"0\" width=\"3\" height=\"30\" rx=\"1\" fill=\"#cfd4dc\"><title>2026-11-28: no data</title>"))
-        #expect(svg.contains("<rect x=\"4\" y=\"0\" width=\"3\" height=\"30\" rx=\"1\" fill=\"#c0262d\"><title>2026-11-29: 90% uptime</title>"))
-        #expect(svg.contains("<rect x=\"8\" y=\"0\" width=\"3\" height=\"30\" rx=\"1\" fill=\"#1e8a4c\">"))
+        #expect(svg.split(separator: "<path").count - 1 == 3)
+        #expect(svg.contains("<path d=\"M0 15h3\" stroke=\"#cfd4dc\" stroke-width=\"30\" stroke-dasharray=\"3 1\"><title>2026-11-28: no data</title>"))
+        #expect(svg.contains("<path d=\"M4 15h3\" stroke=\"#c0262d\" stroke-width=\"30\" stroke-dasharray=\"3 1\"><title>2026-11-29: 90% uptime</title>"))
+        #expect(svg.contains("<path d=\"M8 15h3\" stroke=\"#1e8a4c\""))
         #expect(svg.contains("role=\"img\" aria-label=\"Uptime over the last 3 days: 95%; 1 day with outages; 1 day without data\""))
         #expect(UptimeBars.summary([DayBar(date: "d", uptime: nil)], overall: nil) == "Uptime over the last 1 days: no data")
+    }
+
+    /// Days that read the same are one element: its dashes are the days'
+    /// bars (3 wide, 1 apart), its title names the first and last date.
+    @Test func daysThatReadTheSameAreOneRun() {
+        let days = [100, 100, 100, 99.5, 99.5, nil, nil, 100].enumerated().map { i, u in
+            DayBar(date: "2026-11-2\(i)", uptime: u)
+        }
+        #expect(UptimeBars.runs(days).map { [$0.start, $0.count] } == [[0, 3], [3, 2], [5, 2], [7, 1]])
+        let svg = UptimeBars.svg(days, overall: 99.8)
+        #expect(svg.split(separator: "<path").count - 1 == 4)
+        #expect(svg.contains("<path d=\"M0 15h11\" stroke=\"#1e8a4c\" stroke-width=\"30\" stroke-dasharray=\"3 1\">"
+            + "<title>2026-11-20 to 2026-11-22: 100% uptime</title></path>"))
+        #expect(svg.contains("<path d=\"M12 15h7\" stroke=\"#b06d00\""))
+        #expect(svg.contains("<title>2026-11-25 to 2026-11-26: no data</title>"))
+        #expect(svg.contains("<path d=\"M28 15h3\" stroke=\"#1e8a4c\""))
+        #expect(svg.contains("viewBox=\"0 0 31 30\""))
+        // A healthy quarter is one element.
+        let quarter = (0..<90).map { DayBar(date: "d\($0)", uptime: 100) }
+        #expect(UptimeBars.svg(quarter, overall: 100).split(separator: "<path").count - 1 == 1)
     }
 
     @Test(arguments: [
