@@ -180,6 +180,9 @@ public final class MonitoringService: Sendable {
         }
         checksRun.add(1)
         let config = entry.config
+        // On the scheduler thread: while the writer is far behind, no new
+        // check starts (the ones due meanwhile run late, not never).
+        writer.waitForRoom()
         executor.run(config) { result in
             writer.submit { c in try recorder.apply(.result(result), monitorID: run.id, on: c, config: config, returning: false) }
             scheduler.finished(id: run.id)

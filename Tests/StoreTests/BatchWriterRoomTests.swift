@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Core
+import Synchronization
+import Testing
+import Store
+import TestSupport
+
+/// `BatchWriter.waitForRoom`: a producer is held while `roomLimit` writes
+/// wait for a writer that cannot keep up, and goes on once they drain.
+@Suite struct BatchWriterRoomTests {
+    @Test(arguments: TestEngine.all) func aProducerWaitsWhileTheQueueIsFull(engine: TestEngine) throws {
+        let dir = TempDir()
+        let db = try engine.open(in: dir.path)
+        defer { db.close() }
+        let writer = BatchWriter(database: db, maxBatch: 4)
+        defer { writer.stop() }
+        let started = Semaphore(), release = Semaphore()
+        // The writer thread is held inside a batch: what queues after it stays queued.
+        writer.submit { _ in
+            started.post()
+            _ = release.wait(timeoutNanos: 20_000_000_000)
+        }
+        #expect(started.wait(timeoutNanos: 10_000_000_000))
+        writer.waitForRoom()  // below the limit: returns at once
+        for _ in 0..<writer.roomLimit { writer.submit { _ in } }
+        #expect(writer.backlog == writer.roomLimit)
+
+        let passed = Atomic<Bool>(false)
+        let producer = TestThread {
+            writer.waitForRoom()
+            passed.store(true, ordering: .sequentiallyConsistent)
+        }
+        usleep(200_000)
+        let early = passed.load(ordering: .sequentiallyConsistent)
+        #expect(!early, "held while the queue is full")
+        release.post()
+        producer.join()
+        let late = passed.load(ordering: .sequentiallyConsistent)
+        #expect(late)
+        #expect(writer.backlog < writer.roomLimit)
+    }
+}
