@@ -62,5 +62,18 @@ import Glibc
         #expect(days[2].checks == 0 && days[2].maintenance == 5 && days[2].uptime == nil, "only maintenance")
         #expect(days[3].up == 10 && days[3].down == 1 && days[3].maintenance == 2)
         #expect(abs((days[3].uptime ?? 0) - 1000.0 / 11) < 1e-9)
+
+        // Asked again: the closed days come from the cache, the same answer.
+        #expect(try service.dailyUptime(monitorIDs: [id], days: 4, now: now)[id] == days)
+        // The next day: today is closed into a daily row, the span moves and
+        // the closed days are read again, today's row among them.
+        try db.write { c in
+            try Meta.set(c, "rollup_horizon", String(today + day + hour))
+            try CheckResults.upsertRollup(c, rollup(day, today, up: 7, down: 3))
+        }
+        let next = try #require(try service.dailyUptime(monitorIDs: [id], days: 4, now: now + day)[id])
+        #expect(next.map(\.dayStart) == [today - 2 * day, today - day, today, today + day])
+        #expect(next[0].uptime == 90 && next[1].maintenance == 5 && next[2].up == 7 && next[2].down == 3)
+        #expect(next[3].checks == 0)
     }
 }

@@ -40,8 +40,29 @@ extension MonitoringService {
             }
             // Every read is one statement per chunk of monitors, not one per
             // monitor (a status page of 1,000 made 3,000 before, issue 20).
-            let daily = dailyUntil > first
-                ? try BatchReads.rollups(c, monitorIDs: monitorIDs, resolution: day, from: first, to: dailyUntil) : [:]
+            // Closed days come from the cache when this span was read before.
+            let span = first..<dailyUntil
+            let closedDays = Int((dailyUntil - first) / day)
+            var (closed, missing) = closedDaysCache.lookup(monitorIDs, span: span)
+            if !missing.isEmpty {
+                let daily = closedDays > 0
+                    ? try BatchReads.rollups(c, monitorIDs: missing, resolution: day, from: first, to: dailyUntil) : [:]
+                var read: [Int64: [DailyUptime]] = [:]
+                for id in missing {
+                    var byDay = (0..<closedDays).map { DailyUptime(dayStart: first + Int64($0) * day) }
+                    for r in daily[id] ?? [] {
+                        let i = Int((r.bucketStart - first) / day)
+                        guard r.bucketStart >= first, i < closedDays else { continue }
+                        byDay[i].up += Int(r.up)
+                        byDay[i].degraded += Int(r.degraded)
+                        byDay[i].down += Int(r.down)
+                        byDay[i].maintenance += Int(r.inMaintenance)
+                    }
+                    read[id] = byDay
+                }
+                closedDaysCache.store(read, span: span)
+                closed.merge(read) { _, new in new }
+            }
             let hourly = hourlyUntil > dailyUntil
                 ? try BatchReads.rollups(c, monitorIDs: monitorIDs, resolution: 3600, from: dailyUntil, to: hourlyUntil) : [:]
             // Raw results are counted by the database per day and status for
@@ -55,7 +76,8 @@ extension MonitoringService {
             }
             var out: [Int64: [DailyUptime]] = [:]
             for id in monitorIDs {
-                var byDay = (0..<days).map { DailyUptime(dayStart: first + Int64($0) * day) }
+                var byDay = (closed[id] ?? (0..<closedDays).map { DailyUptime(dayStart: first + Int64($0) * day) })
+                    + (closedDays..<days).map { DailyUptime(dayStart: first + Int64($0) * day) }
                 func slot(_ t: Int64) -> Int? {
                     let i = Int((t - first) / day)
                     return t >= first && i < days ? i : nil
@@ -78,7 +100,6 @@ extension MonitoringService {
                     case .down: byDay[i].down += count
                     }
                 }
-                for r in daily[id] ?? [] { add(r) }
                 for r in hourly[id] ?? [] { add(r) }
                 if covered.contains(id) {
                     let mine = windows.filter { $0.monitors.contains(id) }.flatMap(\.intervals)

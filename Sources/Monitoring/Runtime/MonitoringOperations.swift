@@ -113,6 +113,7 @@ extension MonitoringService {
         }
         guard gone else { throw MonitoringError.notFound("No monitor with id \(id).") }
         registry.remove(id)
+        closedDaysCache.remove(id)
         agents.assignmentsChanged()
         scheduler.remove(id: id)
         heartbeats.remove(id)

@@ -131,6 +131,7 @@ extension MonitoringService {
 
     private func forget(_ id: Int64) {
         registry.remove(id)
+        closedDaysCache.remove(id)
         scheduler.remove(id: id)
         heartbeats.remove(id)
     }

@@ -53,6 +53,8 @@ public final class MonitoringService: Sendable {
     public let wake: WakeChannel
     /// What this hub knows of the monitors' versions and owns (shared mode).
     let clusterState = Mutex(ClusterState())
+    /// Status pages' closed days (`dailyUptime`).
+    let closedDaysCache = ClosedDaysCache()
 
     /// `agentClock` (Unix milliseconds) drives agent liveness; tests inject one.
     /// `calendar`: the maintenance calendar, when the wiring built it first
