@@ -91,6 +91,12 @@ import TestSupport
                 after = page.last?.id
             }
         }
+        for status in ["down", "up", "paused"] {
+            #expect(try ids(MonitorFilter(status: status), pageSize: 2) == all.filter { $0.status == status }.map(\.id))
+        }
+        #expect(try ids(MonitorFilter(status: "up", query: "o", tags: ["prod"]), pageSize: 1) == all.filter {
+            $0.status == "up" && $0.tags == ["prod"] && ($0.name.lowercased().contains("o") || $0.target!.lowercased().contains("o"))
+        }.map(\.id))
         let shop = all.filter { $0.target!.hasPrefix("SHOP") }.map(\.id)
         #expect(try ids(MonitorFilter(query: "sHoP"), pageSize: 3) == shop)
         #expect(try ids(MonitorFilter(query: "shop", tags: ["prod"]), pageSize: 2) == all.filter { $0.target!.hasPrefix("SHOP") && !$0.tags.isEmpty }.map(\.id))
@@ -103,6 +109,20 @@ import TestSupport
         // Its old target no longer matches; another's still does.
         #expect(try ids(MonitorFilter(query: "db1.internal"), pageSize: 5) == [])
         #expect(try ids(MonitorFilter(query: "db11.INTERNAL"), pageSize: 5) == [all[11].id])
+    }
+
+    /// `?status=` on the API is a range of `monitors_status`, not a walk of
+    /// every id (SQLite's plan).
+    @Test func apiStatusFilterSearchesTheStatusIndex() throws {
+        let dir = TempDir()
+        let db = try TestEngine.sqlite.open(in: dir.path)
+        let sql = "EXPLAIN QUERY PLAN SELECT * FROM monitors WHERE status = ?2 AND id > ?1 AND (CAST(?3 AS TEXT) IS NULL OR type = ?3)"
+            + " AND (CAST(?4 AS TEXT) IS NULL OR instr(search, lower(?4)) > 0) ORDER BY id LIMIT ?5"
+        let plan = try db.read { c in
+            try c.query(sql, [.integer(0), .text("down"), .null, .null, .integer(501)]).map { r in try r.text("detail") }
+        }
+        #expect(plan.contains { $0.contains("SEARCH monitors USING INDEX monitors_status") }, "\(plan)")
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "no sort: \(plan)")
     }
 
     /// A page is an index range, not a scan of every monitor (SQLite's plan;

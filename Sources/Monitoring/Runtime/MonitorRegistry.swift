@@ -14,6 +14,7 @@ final class MonitorRegistry: Sendable {
     private struct State {
         var byID: [Int64: Entry] = [:]
         var byPingKey: [String: Int64] = [:]
+        var version = 0
     }
 
     private let state = Mutex(State())
@@ -23,12 +24,14 @@ final class MonitorRegistry: Sendable {
             if let old = s.byID[id]?.pingKey { s.byPingKey[old] = nil }
             s.byID[id] = entry
             if let key = entry.pingKey { s.byPingKey[key] = id }
+            s.version += 1
         }
     }
 
     func remove(_ id: Int64) {
         state.withLock { s in
             if let key = s.byID.removeValue(forKey: id)?.pingKey { s.byPingKey[key] = nil }
+            s.version += 1
         }
     }
 
@@ -39,4 +42,10 @@ final class MonitorRegistry: Sendable {
     func all() -> [(Int64, Entry)] { state.withLock { s in s.byID.map { ($0.key, $0.value) } } }
 
     var count: Int { state.withLock { $0.byID.count } }
+
+    /// Moves with every `set` and `remove`: what is derived from the
+    /// monitors' configurations (tag counts) is still right while it has not
+    /// moved. Every configuration write reaches the registry after its
+    /// commit, on this hub directly and from other hubs at the cluster beat.
+    var version: Int { state.withLock { $0.version } }
 }

@@ -46,9 +46,17 @@ extension MonitoringService {
         }
     }
 
-    /// Every tag in use, by tag, with how many monitors have it.
+    /// Every tag in use, by tag, with how many monitors have it. Counted
+    /// again only after a monitor's configuration changed (the dashboard asks
+    /// on every page, and at 500,000 monitors the count reads every tag row).
+    /// The version is taken before the read: a change committed during it
+    /// moves the version after, so the next call counts again.
     public func tagCounts() throws -> [(tag: String, monitors: Int)] {
-        try database.read { try MonitorTags.counts($0) }
+        let version = registry.version
+        if let kept = tagCountsKept.withLock({ $0 }), kept.version == version { return kept.counts }
+        let counts = try database.read { try MonitorTags.counts($0) }
+        tagCountsKept.withLock { $0 = (version, counts) }
+        return counts
     }
 
     /// One monitor's page: the record, its results in a range, the newest

@@ -55,6 +55,8 @@ public final class MonitoringService: Sendable {
     let clusterState = Mutex(ClusterState())
     /// Status pages' closed days (`dailyUptime`).
     let closedDaysCache = ClosedDaysCache()
+    /// `tagCounts()` as of a registry version.
+    let tagCountsKept = Mutex<(version: Int, counts: [(tag: String, monitors: Int)])?>(nil)
 
     /// `agentClock` (Unix milliseconds) drives agent liveness; tests inject one.
     /// `calendar`: the maintenance calendar, when the wiring built it first
