@@ -29,34 +29,26 @@ def connect(base):
     return http.client.HTTPConnection(u.hostname, u.port or 80, timeout=60)
 
 
-def create(conn, token, body):
-    data = json.dumps(body).encode()
-    conn.request("POST", "/api/monitors", body=data, headers={
+def post(conn, token, path, body, status):
+    conn.request("POST", path, body=json.dumps(body).encode(), headers={
         "Authorization": "Bearer " + token,
         "Content-Type": "application/json",
         "Connection": "keep-alive",
     })
     resp = conn.getresponse()
     text = resp.read()
-    if resp.status != 201:
-        sys.stderr.write("POST /api/monitors -> %d %s\n" % (resp.status, text[:300].decode(errors="replace")))
+    if resp.status != status:
+        sys.stderr.write("POST %s -> %d %s\n" % (path, resp.status, text[:300].decode(errors="replace")))
         sys.exit(1)
     return json.loads(text)
 
 
+def create(conn, token, body):
+    return post(conn, token, "/api/monitors", body, 201)
+
+
 def create_bulk(conn, token, bodies):
-    data = json.dumps({"action": "create", "monitors": bodies}).encode()
-    conn.request("POST", "/api/monitors/bulk", body=data, headers={
-        "Authorization": "Bearer " + token,
-        "Content-Type": "application/json",
-        "Connection": "keep-alive",
-    })
-    resp = conn.getresponse()
-    text = resp.read()
-    if resp.status != 200:
-        sys.stderr.write("POST /api/monitors/bulk -> %d %s\n" % (resp.status, text[:300].decode(errors="replace")))
-        sys.exit(1)
-    return json.loads(text)["affected"]
+    return post(conn, token, "/api/monitors/bulk", {"action": "create", "monitors": bodies}, 200)["affected"]
 
 
 def main(argv):

@@ -13,36 +13,7 @@ import Glibc
 /// the database, so the hubs' resync at each cluster beat (`clusterTick`,
 /// called by hand here) still carries them. Latency, never correctness.
 @Suite(.enabled(if: TestEngine.all.contains(.postgres))) struct CheckRequestRelayTests {
-    final class Hub {
-        let db: Database
-        let service: MonitoringService
-
-        init(url: String, node: String) throws {
-            db = try Database(url: DatabaseURL(url), readers: 2)
-            service = MonitoringService(database: db, settings: MonitoringSettings(),
-                                        cluster: HubCluster(database: db, nodeID: node, version: "test"), wake: .inert)
-            try service.start()
-        }
-
-        /// The cluster beat's work, without the beat thread.
-        func beat() { service.clusterTick(changed: false) }
-
-        /// A beat whose re-read of check requests has ended: one still
-        /// running late (a loaded machine) would otherwise find a request
-        /// asked for afterwards, as if a wake-up had reached this hub.
-        func settledBeat() throws {
-            beat()
-            let relay = try #require(service.agents.relay)
-            let asked = relay.resync(), until = Time.monotonicNanos() + 10_000_000_000
-            while !relay.resyncFinished(asked) && Time.monotonicNanos() < until { usleep(5_000) }
-            #expect(relay.resyncFinished(asked))
-        }
-
-        deinit {
-            service.stop()
-            db.close()
-        }
-    }
+    typealias Hub = ClusterTestHub
 
     @Test func checkNowThroughTheDatabaseWhenEveryWakeUpIsLost() throws {
         let url = try TestEngine.postgres.url(in: "/tmp")
@@ -90,5 +61,18 @@ import Glibc
         // The asking hub withdrew its rows: nothing is left to hand out.
         #expect(try a.db.read { try CheckRequests.openAgents($0, now: Time.nowMillis()) } == [])
         #expect(try a.db.read { try $0.scalar("SELECT count(*) FROM check_requests") } == .integer(0))
+    }
+}
+
+extension ClusterTestHub {
+    /// A beat whose re-read of check requests has ended: one still
+    /// running late (a loaded machine) would otherwise find a request
+    /// asked for afterwards, as if a wake-up had reached this hub.
+    func settledBeat() throws {
+        beat()
+        let relay = try #require(service.agents.relay)
+        let asked = relay.resync(), until = Time.monotonicNanos() + 10_000_000_000
+        while !relay.resyncFinished(asked) && Time.monotonicNanos() < until { usleep(5_000) }
+        #expect(relay.resyncFinished(asked))
     }
 }

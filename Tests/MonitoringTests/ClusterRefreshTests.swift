@@ -9,51 +9,33 @@ import TestSupport
 /// channel): what one creates, changes, pauses or deletes, the other has
 /// after its next beat; a cursor that overflows reloads every monitor.
 @Suite(.enabled(if: TestEngine.all.contains(.postgres))) struct ClusterRefreshTests {
-    final class Hub {
-        let db: Database
-        let service: MonitoringService
-
-        init(url: String, node: String) throws {
-            db = try Database(url: DatabaseURL(url), readers: 2)
-            service = MonitoringService(database: db, settings: MonitoringSettings(),
-                                        cluster: HubCluster(database: db, nodeID: node, version: "test"), wake: .inert)
-            try service.start()
-        }
-
-        func beat() { service.clusterTick(changed: false) }
-        func config(_ id: Int64) -> MonitorConfig? { service.registry.get(id)?.config }
-
-        deinit {
-            service.stop()
-            db.close()
-        }
-    }
+    typealias Hub = ClusterTestHub
 
     @Test func createChangePauseDeleteReachTheOtherHubAtItsBeat() throws {
         let url = try TestEngine.postgres.url(in: "/tmp")
         let a = try Hub(url: url, node: "a"), b = try Hub(url: url, node: "b")
         var config = MonitorConfig(name: "api", type: .tcp, target: "127.0.0.1:9")
         let id = try a.service.create(config).id
-        #expect(b.config(id) == nil)
+        #expect(b.monitorConfig(id) == nil)
         b.beat()
-        #expect(b.config(id)?.name == "api")
+        #expect(b.monitorConfig(id)?.name == "api")
 
         config.name = "api renamed"
         _ = try a.service.update(id: id, config)
         _ = try a.service.pause(id: id)
         b.beat()
-        #expect(b.config(id)?.name == "api renamed" && b.config(id)?.paused == true)
+        #expect(b.monitorConfig(id)?.name == "api renamed" && b.monitorConfig(id)?.paused == true)
 
         // Both hubs write; each reads the other's rows only.
         let other = try b.service.create(MonitorConfig(name: "db", type: .tcp, target: "127.0.0.1:9")).id
         _ = try a.service.resume(id: id)
         a.beat()
         b.beat()
-        #expect(a.config(other)?.name == "db" && b.config(id)?.paused == false)
+        #expect(a.monitorConfig(other)?.name == "db" && b.monitorConfig(id)?.paused == false)
 
         try a.service.delete(id: id)
         b.beat()
-        #expect(b.config(id) == nil && b.config(other) != nil)
+        #expect(b.monitorConfig(id) == nil && b.monitorConfig(other) != nil)
         #expect(b.service.clusterState.withLock { $0.changes.awaited.isEmpty && !$0.changes.overflowed })
     }
 
@@ -72,9 +54,13 @@ import TestSupport
         }
         b.beat()
         #expect(b.service.clusterState.withLock { $0.changes.overflowed })
-        #expect(b.config(unannounced) == nil)
+        #expect(b.monitorConfig(unannounced) == nil)
         b.beat()
-        #expect(b.config(unannounced)?.name == "quiet")
+        #expect(b.monitorConfig(unannounced)?.name == "quiet")
         #expect(b.service.clusterState.withLock { !$0.changes.overflowed })
     }
+}
+
+extension ClusterTestHub {
+    func monitorConfig(_ id: Int64) -> MonitorConfig? { service.registry.get(id)?.config }
 }
