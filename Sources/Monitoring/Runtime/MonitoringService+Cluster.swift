@@ -112,8 +112,6 @@ extension MonitoringService {
         announce(applied)
     }
 
-    /// Loads `record` unless the registry already has its configuration
-    /// (seeing a change twice leaves the schedule as it is). Whether it loaded.
     /// Where a hub that is about to read every monitor starts in the log:
     /// read before the monitors, so nothing changed meanwhile is missed
     /// (seen twice at worst, which `apply` makes harmless), and a little
@@ -123,6 +121,8 @@ extension MonitoringService {
         CommitCursor(after: max(0, try MonitorChanges.newest(c) - 1_024))
     }
 
+    /// Loads `record` unless the registry already has its configuration
+    /// (seeing a change twice leaves the schedule as it is). Whether it loaded.
     private func apply(_ record: MonitorRecord) throws -> Bool {
         if registry.get(record.id)?.config == (try MonitorConfig(record: record)) { return false }
         try load(record)
