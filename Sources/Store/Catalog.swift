@@ -28,7 +28,10 @@ enum Catalog {
     /// The base tables, sorted by name (byte order, the same on both engines).
     static func tables(_ c: Connection) throws(StoreError) -> [String] {
         let sql = switch c.engine {
-        case .sqlite: "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!'"
+        // `pragma_table_list` types FTS5's table `virtual` and its storage
+        // `shadow`: neither is copied, the target's triggers rebuild the
+        // index from the rows (migration 0029).
+        case .sqlite: "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!'"
         case .postgres: """
             SELECT table_name AS name FROM information_schema.tables
             WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'

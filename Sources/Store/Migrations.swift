@@ -48,6 +48,7 @@ public enum Migrations {
         Schema0026.migration,
         Schema0027.migration,
         Schema0028.migration,
+        Schema0029.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

@@ -47,14 +47,19 @@ public enum MonitorListing {
     /// One page: at most `limit` monitors after `after`, worst first. One
     /// index range per status band from the cursor's on (five at most), so
     /// a page reads about `limit` index entries, not every monitor; `?q=`
-    /// is checked on the index's `search` entries before a row is read.
+    /// is checked on the index's `search` entries before a row is read, or
+    /// only a rare term's matches are read.
     public static func worstFirst(_ c: Connection, filter: MonitorFilter, after: MonitorListPosition?,
                                   limit: Int) throws(StoreError) -> [MonitorRecord] {
         var out: [MonitorRecord] = []
+        // A rare term: only its matches are read and sorted (MonitorSearch).
+        let candidates = try filter.query.flatMap { q throws(StoreError) in try MonitorSearch.candidates(c, term: term(q)) }
         let bands = filter.status.map { [rank($0)] } ?? Array(statusOrder.indices)
         for band in bands where band >= (after?.rank ?? 0) && out.count < limit {
-            var sql = "SELECT * FROM monitors WHERE \(rankSQL) = ?"
-            var args: [SQLValue] = [.integer(Int64(band))]
+            var sql = "SELECT monitors.* FROM " + (candidates == nil ? "monitors WHERE" : MonitorSearch.candidatesFrom(c))
+            var args: [SQLValue] = candidates.map { [MonitorSearch.bind(c, $0)] } ?? []
+            sql += " \(rankSQL) = ?"
+            args.append(.integer(Int64(band)))
             if let a = after, a.rank == band {
                 // `name >= ?` is the index range; the OR only drops the
                 // names equal to the cursor's that come before it by id.

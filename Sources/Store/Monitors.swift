@@ -139,6 +139,18 @@ public enum Monitors {
               AND (CAST(?4 AS TEXT) IS NULL OR instr(search, lower(?4)) > 0)
             """
         static let listEnd = " ORDER BY id LIMIT ?5"
+        /// `?q=` on SQLite: FTS5's matches in rowid order, each a rowid
+        /// lookup (MonitorSearch), filtered as `list` filters.
+        static let listByTrigram = """
+            SELECT monitors.* FROM \(MonitorSearch.ftsFrom)
+            WHERE \(MonitorSearch.ftsMatch("?4")) AND monitors_fts.rowid > ?1
+              AND (CAST(?2 AS TEXT) IS NULL OR status = ?2) AND (CAST(?3 AS TEXT) IS NULL OR type = ?3)
+              AND instr(monitors.search, lower(?4)) > 0
+            """
+        static let listByTrigramEnd = " ORDER BY monitors_fts.rowid LIMIT ?5"
+        /// Restricts `list`/`listByStatus` to the ids bound at `?n`
+        /// (PostgreSQL, MonitorSearch.candidates).
+        static func candidateIDs(_ n: Int) -> String { " AND id = ANY(CAST(?\(n) AS BIGINT[]))" }
         /// The ids having every tag from ?6 on, found through the primary
         /// key (tag, monitor_id), one index range per tag.
         static func allTags(_ n: Int) -> String {
@@ -252,13 +264,23 @@ public enum Monitors {
     }
 
     public static func list(_ c: Connection, filter: MonitorFilter, afterID: Int64?, limit: Int) throws(StoreError) -> [MonitorRecord] {
-        let bySearch = filter.query != nil && filter.tags.isEmpty && c.engine == .sqlite
-        let base = filter.status != nil ? SQL.listByStatus : bySearch ? SQL.listBySearch : SQL.list
-        let sql = base + (filter.tags.isEmpty ? "" : SQL.allTags(filter.tags.count)) + SQL.listEnd
-        return try c.query(sql, [.integer(afterID ?? 0), SQLValue(filter.status), SQLValue(filter.type),
-                                 SQLValue(filter.query.map(MonitorListing.term)), .integer(Int64(limit))] + filter.tags.map { .text($0) }).map { r throws(StoreError) in
-            try MonitorRecord(row: r)
+        let term = filter.query.map(MonitorListing.term)
+        let tags = filter.tags.isEmpty ? "" : SQL.allTags(filter.tags.count)
+        var args: [SQLValue] = [.integer(afterID ?? 0), SQLValue(filter.status), SQLValue(filter.type), SQLValue(term),
+                                .integer(Int64(limit))] + filter.tags.map { .text($0) }
+        let sql: String
+        if let term, MonitorSearch.usable(term), c.engine == .sqlite {
+            sql = SQL.listByTrigram + tags + SQL.listByTrigramEnd
+        } else {
+            let bySearch = term != nil && filter.tags.isEmpty && c.engine == .sqlite
+            var base = filter.status != nil ? SQL.listByStatus : bySearch ? SQL.listBySearch : SQL.list
+            if let term, let ids = try MonitorSearch.candidates(c, term: term) {
+                base += SQL.candidateIDs(args.count + 1)
+                args.append(MonitorSearch.bind(c, ids))
+            }
+            sql = base + tags + SQL.listEnd
         }
+        return try c.query(sql, args).map { r throws(StoreError) in try MonitorRecord(row: r) }
     }
 
     /// Every monitor, for the scheduler at start-up.

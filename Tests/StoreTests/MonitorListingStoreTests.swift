@@ -116,8 +116,7 @@ import TestSupport
     @Test func apiStatusFilterSearchesTheStatusIndex() throws {
         let dir = TempDir()
         let db = try TestEngine.sqlite.open(in: dir.path)
-        let sql = "EXPLAIN QUERY PLAN SELECT * FROM monitors WHERE status = ?2 AND id > ?1 AND (CAST(?3 AS TEXT) IS NULL OR type = ?3)"
-            + " AND (CAST(?4 AS TEXT) IS NULL OR instr(search, lower(?4)) > 0) ORDER BY id LIMIT ?5"
+        let sql = "EXPLAIN QUERY PLAN " + Monitors.SQL.listByStatus + Monitors.SQL.listEnd
         let plan = try db.read { c in
             try c.query(sql, [.integer(0), .text("down"), .null, .null, .integer(501)]).map { r in try r.text("detail") }
         }
