@@ -129,11 +129,8 @@ extension MonitoringService {
             return true
         }
         guard gone else { throw MonitoringError.notFound("No monitor with id \(id).") }
-        registry.remove(id)
-        closedDaysCache.remove(id)
+        forget(id)
         agents.assignmentsChanged()
-        scheduler.remove(id: id)
-        heartbeats.remove(id)
     }
 
     public func find(_ id: Int64) throws -> MonitorRecord {
