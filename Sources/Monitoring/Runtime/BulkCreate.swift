@@ -65,26 +65,10 @@ extension MonitoringService {
     /// and returns them in order. Policy and dependency errors name the item.
     public func create(_ configs: [MonitorConfig]) throws -> [MonitorRecord] {
         let records = configs.map(Self.newRecord)
-        let (wake, cluster) = (self.wake, self.cluster)
         let stored = try database.write { c in
-            try zip(configs, records).enumerated().map { i, pair in
-                let (config, record) = pair
-                do {
-                    try Self.checkPolicy(config, on: c)
-                    try Self.checkDependencies(config, monitorID: nil, on: c)
-                } catch let error as JSONFieldError {
-                    try BulkCreate.item(i) { () throws(JSONFieldError) in throw error }
-                }
-                let stored = try Monitors.insert(c, record, now: Time.now())
-                if let parents = config.dependsOn { try Dependencies.replace(c, monitorID: stored.id, parents: parents) }
-                try Self.announceChange(c, monitorID: stored.id, cluster: cluster, wake: wake)
-                return stored
-            }
+            try zip(configs, records).enumerated().map { i, pair in try insertNew(pair.0, pair.1, item: i, on: c) }
         }
-        for (config, record) in zip(configs, stored) {
-            registry.set(record.id, .init(config: config.cached, createdAt: record.createdAt, pingKey: record.pingKey))
-            activate(record.id, config)
-        }
+        for (config, record) in zip(configs, stored) { registerNew(record, config) }
         agents.assignmentsChanged()
         if configs.contains(where: { !$0.tags.isEmpty }) { try calendar.reload() }
         return stored

@@ -14,6 +14,14 @@ public struct DailyUptime: Sendable, Equatable {
     /// Percent, counted like the uptime API (degraded counts as up); nil
     /// when no check outside maintenance ran that day.
     public var uptime: Double? { checks == 0 ? nil : Double(up + degraded) * 100 / Double(checks) }
+
+    /// Counts a roll-up row (daily or hourly) into this day.
+    mutating func add(_ r: RollupRecord) {
+        up += Int(r.up)
+        degraded += Int(r.degraded)
+        down += Int(r.down)
+        maintenance += Int(r.inMaintenance)
+    }
 }
 
 /// Daily uptime over the last `days` days (today included), read from the
@@ -53,10 +61,7 @@ extension MonitoringService {
                     for r in daily[id] ?? [] {
                         let i = Int((r.bucketStart - first) / day)
                         guard r.bucketStart >= first, i < closedDays else { continue }
-                        byDay[i].up += Int(r.up)
-                        byDay[i].degraded += Int(r.degraded)
-                        byDay[i].down += Int(r.down)
-                        byDay[i].maintenance += Int(r.inMaintenance)
+                        byDay[i].add(r)
                     }
                     read[id] = byDay
                 }
@@ -82,13 +87,6 @@ extension MonitoringService {
                     let i = Int((t - first) / day)
                     return t >= first && i < days ? i : nil
                 }
-                func add(_ r: RollupRecord) {
-                    guard let i = slot(r.bucketStart) else { return }
-                    byDay[i].up += Int(r.up)
-                    byDay[i].degraded += Int(r.degraded)
-                    byDay[i].down += Int(r.down)
-                    byDay[i].maintenance += Int(r.inMaintenance)
-                }
                 func add(_ status: String, inMaintenance: Bool, count: Int, at i: Int) {
                     if inMaintenance {
                         byDay[i].maintenance += count
@@ -100,7 +98,9 @@ extension MonitoringService {
                     case .down: byDay[i].down += count
                     }
                 }
-                for r in hourly[id] ?? [] { add(r) }
+                for r in hourly[id] ?? [] {
+                    if let i = slot(r.bucketStart) { byDay[i].add(r) }
+                }
                 if covered.contains(id) {
                     let mine = windows.filter { $0.monitors.contains(id) }.flatMap(\.intervals)
                     for r in try CheckResults.range(c, monitorID: id, fromMs: rawFrom * 1000, toMs: end * 1000) {

@@ -24,22 +24,39 @@ extension MonitoringService {
         return record
     }
 
-    public func create(_ config: MonitorConfig) throws -> MonitorRecord {
-        let record = Self.newRecord(config)
-        let (wake, cluster) = (self.wake, self.cluster)
-        let stored = try database.write { c in
+    /// The part of a create inside its transaction `c`, shared by the single
+    /// and the bulk create: the checks, the row, its dependency edges and
+    /// the word to the other hubs. `item` is the monitor's index in a bulk
+    /// create; a check's error then names it (`monitors[3].depends_on`).
+    func insertNew(_ config: MonitorConfig, _ record: MonitorRecord, item: Int? = nil, on c: Connection) throws -> MonitorRecord {
+        do {
             try Self.checkPolicy(config, on: c)
             try Self.checkDependencies(config, monitorID: nil, on: c)
-            let stored = try Monitors.insert(c, record, now: Time.now())
-            if let parents = config.dependsOn { try Dependencies.replace(c, monitorID: stored.id, parents: parents) }
-            try Self.announceChange(c, monitorID: stored.id, cluster: cluster, wake: wake)
-            return stored
+        } catch let error as JSONFieldError {
+            guard let item else { throw error }
+            try BulkCreate.item(item) { () throws(JSONFieldError) in throw error }
         }
+        let stored = try Monitors.insert(c, record, now: Time.now())
+        if let parents = config.dependsOn { try Dependencies.replace(c, monitorID: stored.id, parents: parents) }
+        try Self.announceChange(c, monitorID: stored.id, cluster: cluster, wake: wake)
+        return stored
+    }
+
+    /// The part of a create after its commit, so nothing is scheduled that a
+    /// rolled-back transaction never stored: into the registry, then the
+    /// schedule. The caller tells the agents afterwards (once for a bulk create).
+    func registerNew(_ stored: MonitorRecord, _ config: MonitorConfig) {
         registry.set(stored.id, .init(config: config.cached, createdAt: stored.createdAt, pingKey: stored.pingKey))
+        activate(stored.id, config)
+    }
+
+    public func create(_ config: MonitorConfig) throws -> MonitorRecord {
+        let record = Self.newRecord(config)
+        let stored = try database.write { c in try insertNew(config, record, on: c) }
+        registerNew(stored, config)
         agents.assignmentsChanged()
         // Its tags may put it in a window that names them.
         if !config.tags.isEmpty { try calendar.reload() }
-        activate(stored.id, config)
         if !config.paused && config.type != .heartbeat { _ = scheduler.runNow(id: stored.id) }
         return stored
     }
@@ -112,11 +129,8 @@ extension MonitoringService {
             return true
         }
         guard gone else { throw MonitoringError.notFound("No monitor with id \(id).") }
-        registry.remove(id)
-        closedDaysCache.remove(id)
+        forget(id)
         agents.assignmentsChanged()
-        scheduler.remove(id: id)
-        heartbeats.remove(id)
     }
 
     public func find(_ id: Int64) throws -> MonitorRecord {

@@ -129,7 +129,9 @@ extension MonitoringService {
         return true
     }
 
-    private func forget(_ id: Int64) {
+    /// A deleted monitor out of this hub's memory (a delete here or through
+    /// another hub). The caller tells the agents, once for all it forgot.
+    func forget(_ id: Int64) {
         registry.remove(id)
         closedDaysCache.remove(id)
         scheduler.remove(id: id)
