@@ -48,12 +48,19 @@ public enum MonitorListing {
     /// index range per status band from the cursor's on (five at most), so
     /// a page reads about `limit` index entries, not every monitor; `?q=`
     /// is checked on the index's `search` entries before a row is read, or
-    /// only a rare term's matches are read.
+    /// only a rare term's (or tag's) monitors are read.
     public static func worstFirst(_ c: Connection, filter: MonitorFilter, after: MonitorListPosition?,
                                   limit: Int) throws(StoreError) -> [MonitorRecord] {
         var out: [MonitorRecord] = []
-        // A rare term: only its matches are read and sorted (MonitorSearch).
-        let candidates = try filter.query.flatMap { q throws(StoreError) in try MonitorSearch.candidates(c, term: term(q)) }
+        // A rare term or tag: only its monitors are read and sorted
+        // (MonitorSearch); several rare ones, those in all of them.
+        var rare: [[Int64]] = []
+        if let q = filter.query, let ids = try MonitorSearch.candidates(c, term: term(q)) { rare.append(ids) }
+        for tag in filter.tags {
+            if let ids = try MonitorSearch.tagged(c, tag: tag) { rare.append(ids) }
+        }
+        let candidates: [Int64]? = rare.isEmpty ? nil
+            : rare.count == 1 ? rare[0] : Set(rare[0]).intersection(rare.dropFirst().joined()).sorted()
         let bands = filter.status.map { [rank($0)] } ?? Array(statusOrder.indices)
         for band in bands where band >= (after?.rank ?? 0) && out.count < limit {
             var sql = "SELECT monitors.* FROM " + (candidates == nil ? "monitors WHERE" : MonitorSearch.candidatesFrom(c))
@@ -79,7 +86,10 @@ public enum MonitorListing {
                 args.append(.text(term(q)))
             }
             for tag in filter.tags {
-                sql += " AND id IN (SELECT monitor_id FROM monitor_tags WHERE tag = ?)"
+                // A lookup of the key (tag, monitor_id) per index entry: a
+                // common tag's monitors come soon in the band. `id IN (…)`
+                // would read every monitor with the tag, at each band.
+                sql += " AND EXISTS (SELECT 1 FROM monitor_tags WHERE tag = ? AND monitor_id = monitors.id)"
                 args.append(.text(tag))
             }
             sql += " ORDER BY name COLLATE NOCASE, id LIMIT ?"

@@ -52,6 +52,15 @@ enum MonitorSearch {
         return ids.count > candidateLimit ? nil : ids.sorted()
     }
 
+    /// The ids of the monitors with `tag`, ascending (the key's order), or
+    /// nil when more than `candidateLimit` have it: the dashboard's other
+    /// rare filter, the same choice as `candidates`.
+    static func tagged(_ c: Connection, tag: String) throws(StoreError) -> [Int64]? {
+        let ids = try c.query("SELECT monitor_id FROM monitor_tags WHERE tag = ? ORDER BY monitor_id LIMIT ?",
+                              [.text(tag), .integer(Int64(candidateLimit + 1))]).map { r throws(StoreError) in try r.int("monitor_id") }
+        return ids.count > candidateLimit ? nil : ids
+    }
+
     /// The `FROM` of a `monitors` query restricted to the ids bound as its
     /// first parameter (`bind`), as rowid lookups, and what follows it up
     /// to the first condition. SQLite reads the list as the outer table of

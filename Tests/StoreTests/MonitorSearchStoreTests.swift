@@ -18,8 +18,10 @@ import TestSupport
             try (0..<n).map { i in
                 var name = "svc \(i)"
                 if i % 997 == 0 { name += " " + Self.specials[(i / 997) % Self.specials.count] }
-                let m = MonitorRecord(name: name, type: "tcp", target: "host\(i % 250).example:\(1000 + i % 3)",
+                var m = MonitorRecord(name: name, type: "tcp", target: "host\(i % 250).example:\(1000 + i % 3)",
                                       interval: 60, timeout: 5, retries: 1)
+                // `many` is on more monitors than `candidateLimit`, `few` on fewer.
+                m.tags = (i % 7 == 0 ? [] : ["many"]) + (i % 31 == 0 ? ["few"] : [])
                 var stored = try Monitors.insert(c, m, now: 1)
                 let status = i % 10 == 0 ? "down" : "up"
                 try Monitors.updateState(c, id: stored.id, status: status, statusSince: 1, state: "{}", paused: false)
@@ -73,6 +75,17 @@ import TestSupport
             let worstFirst = down.sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
                 + expected.filter { $0.status == "up" }.sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
             #expect(try dashboardIDs(db, MonitorFilter(query: q), pageSize: 300) == worstFirst.map(\.id), "dashboard \(q)")
+        }
+        // Tags, alone and with a term: rare ones through their list, common
+        // ones looked up per entry, both at once through the rare one.
+        let tagCases: [([String], String?)] = [(["many"], nil), (["few"], nil), (["few", "many"], nil), (["many"], "svc 4"),
+                                                (["few"], "svc"), (["many", "few"], "host7."), (["nobody"], nil)]
+        for (tags, q) in tagCases {
+            let expected = all.filter { m in tags.allSatisfy(m.tags.contains) && (q.map { matches(m, $0) } ?? true) }
+            let worstFirst = expected.filter { $0.status == "down" }.sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+                + expected.filter { $0.status == "up" }.sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+            #expect(try dashboardIDs(db, MonitorFilter(query: q, tags: tags), pageSize: 250) == worstFirst.map(\.id), "dashboard \(tags) \(q ?? "")")
+            #expect(try apiIDs(db, MonitorFilter(query: q, tags: tags), pageSize: 400) == expected.map(\.id), "api \(tags) \(q ?? "")")
         }
         // The candidate list is used below its limit and given up above it.
         let found = try db.read { c in
