@@ -71,9 +71,14 @@ enum MonitorSearch {
     static func candidatesFrom(_ c: Connection) -> String {
         switch c.engine {
         case .sqlite: "(SELECT value AS candidate FROM json_each(?)) CROSS JOIN monitors ON monitors.id = candidate WHERE"
-        case .postgres: "monitors WHERE id = ANY(CAST(? AS BIGINT[])) AND"
+        case .postgres: "monitors WHERE " + idAmong("?") + " AND"
         }
     }
+
+    /// PostgreSQL's condition that `id` is in the array literal bound at
+    /// `parameter` (`bind`): one spelling for every list that takes
+    /// candidates, so both keep the plan `= ANY` gets.
+    static func idAmong(_ parameter: String) -> String { "id = ANY(CAST(\(parameter) AS BIGINT[]))" }
 
     /// The list bound for `candidatesFrom`: a JSON array for SQLite's
     /// `json_each`, an array literal for PostgreSQL.

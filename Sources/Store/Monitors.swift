@@ -150,7 +150,7 @@ public enum Monitors {
         static let listByTrigramEnd = " ORDER BY monitors_fts.rowid LIMIT ?5"
         /// Restricts `list`/`listByStatus` to the ids bound at `?n`
         /// (PostgreSQL, MonitorSearch.candidates).
-        static func candidateIDs(_ n: Int) -> String { " AND id = ANY(CAST(?\(n) AS BIGINT[]))" }
+        static func candidateIDs(_ n: Int) -> String { " AND " + MonitorSearch.idAmong("?\(n)") }
         /// The ids having every tag from ?6 on, found through the primary
         /// key (tag, monitor_id), one index range per tag.
         static func allTags(_ n: Int) -> String {

@@ -26,16 +26,8 @@ import TestSupport
         }
     }
 
-    /// Every page of `pageSize` after the previous page's last monitor.
     private func pages(_ db: Database, _ filter: MonitorFilter, pageSize: Int) throws -> [MonitorRecord] {
-        var out: [MonitorRecord] = []
-        var after: MonitorListPosition?
-        while true {
-            let page = try db.read { c in try MonitorListing.worstFirst(c, filter: filter, after: after, limit: pageSize) }
-            out += page
-            guard page.count == pageSize, let last = page.last else { return out }
-            after = MonitorListPosition(rank: MonitorListing.rank(last.status), name: last.name, id: last.id)
-        }
+        try MonitorPages.dashboard(db, filter, pageSize: pageSize)
     }
 
     /// Worst first, then name without case, then id.
@@ -82,14 +74,7 @@ import TestSupport
         let db = try engine.open(in: dir.path)
         let all = try seed(db)
         func ids(_ filter: MonitorFilter, pageSize: Int) throws -> [Int64] {
-            var out: [Int64] = []
-            var after: Int64?
-            while true {
-                let page = try db.read { c in try Monitors.list(c, filter: filter, afterID: after, limit: pageSize) }
-                out += page.map(\.id)
-                guard page.count == pageSize else { return out }
-                after = page.last?.id
-            }
+            try MonitorPages.api(db, filter, pageSize: pageSize).map(\.id)
         }
         for status in ["down", "up", "paused"] {
             #expect(try ids(MonitorFilter(status: status), pageSize: 2) == all.filter { $0.status == status }.map(\.id))

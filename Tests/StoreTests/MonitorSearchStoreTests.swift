@@ -39,25 +39,11 @@ import TestSupport
     }
 
     private func apiIDs(_ db: Database, _ filter: MonitorFilter, pageSize: Int) throws -> [Int64] {
-        var out: [Int64] = []
-        var after: Int64?
-        while true {
-            let page = try db.read { c in try Monitors.list(c, filter: filter, afterID: after, limit: pageSize) }
-            out += page.map(\.id)
-            guard page.count == pageSize else { return out }
-            after = page.last?.id
-        }
+        try MonitorPages.api(db, filter, pageSize: pageSize).map(\.id)
     }
 
     private func dashboardIDs(_ db: Database, _ filter: MonitorFilter, pageSize: Int) throws -> [Int64] {
-        var out: [Int64] = []
-        var after: MonitorListPosition?
-        while true {
-            let page = try db.read { c in try MonitorListing.worstFirst(c, filter: filter, after: after, limit: pageSize) }
-            out += page.map(\.id)
-            guard page.count == pageSize, let last = page.last else { return out }
-            after = MonitorListPosition(rank: MonitorListing.rank(last.status), name: last.name, id: last.id)
-        }
+        try MonitorPages.dashboard(db, filter, pageSize: pageSize).map(\.id)
     }
 
     @Test(arguments: TestEngine.all) func everyPathFindsWhatASubstringTestFinds(engine: TestEngine) throws {
