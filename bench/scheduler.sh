@@ -239,6 +239,9 @@ run_config() {
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$cfg" "sum" "$total_rate" "$total_cpu" "$(num %.0f "($total_rate > 0) ? 1e4 * $total_cpu / $total_rate : 0")" - - - "$pgcpu" - >>"$SUMMARY"
     fi
     [[ $engine == postgres ]] && say "$cfg PostgreSQL server CPU over the window: $pgcpu % of one core ($(pg_psql "$db" 'SELECT count(*) FROM check_results') check_results rows)"
+    # HOT updates rewrite a row in its own page without touching the
+    # indexes; a low ratio on `monitors` means every result grows them.
+    [[ $engine == postgres ]] && say "$cfg monitors table: $(pg_psql "$db" "SELECT 'updates ' || n_tup_upd || ', HOT ' || n_tup_hot_upd || ' (' || CASE WHEN n_tup_upd > 0 THEN round(100.0 * n_tup_hot_upd / n_tup_upd, 1) ELSE 0 END || ' %), dead ' || n_dead_tup || ', ' || pg_size_pretty(pg_total_relation_size('monitors')) FROM pg_stat_user_tables WHERE relname = 'monitors'")"
     say "loadavg $(loadavg); $(busy_others)"
     for ((i = 1; i <= nhubs; i++)); do
         errs=$(grep -ci -e error -e warn "${LOG[i]}" || true)
