@@ -49,6 +49,7 @@ public enum Migrations {
         Schema0027.migration,
         Schema0028.migration,
         Schema0029.migration,
+        Schema0030.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

@@ -32,11 +32,12 @@ public enum MonitorListing {
     /// separates them; `term` removes newlines, so no match spans both.
     static let searchSQL = "lower(name) || '\n' || lower(coalesce(target, ''))"
 
-    /// Rewrites the monitor's search column from its name and target (after
-    /// an insert or a configuration change, in that transaction).
-    static func refreshSearch(_ c: Connection, id: Int64) throws(StoreError) {
-        try c.execute("UPDATE monitors SET search = \(searchSQL) WHERE id = ?", [.integer(id)])
-    }
+    /// `searchSQL` of two parameters, name then target, for the INSERT and
+    /// the configuration UPDATE that write them: the column is set in the
+    /// same statement, not by a second UPDATE, which on PostgreSQL would be
+    /// a second row version and a non-HOT update of every index, the
+    /// trigram index's dozens of entries among them (bench/scheduler.sh).
+    static let searchOfParameters = "lower(CAST(? AS TEXT)) || '\n' || lower(coalesce(CAST(? AS TEXT), ''))"
 
     /// The `?q=` text as matched: control characters (the separator among
     /// them) removed; `lower()` is applied in SQL.

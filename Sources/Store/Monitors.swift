@@ -115,8 +115,8 @@ public enum Monitors {
         static let insert = """
             INSERT INTO monitors (name, type, target, interval, timeout, retries, paused, locations, confirm_locations,
                 degraded_after_ms, cert_expiry_days, settings, ping_key, status, status_since, state, created_at, updated_at, priority,
-                escalation_policy_id, tags)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
+                escalation_policy_id, tags, search)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(MonitorListing.searchOfParameters)) RETURNING *
             """
         static let find = "SELECT * FROM monitors WHERE id = ?"
         static let findByPingKey = "SELECT * FROM monitors WHERE ping_key = ?"
@@ -160,7 +160,7 @@ public enum Monitors {
         static let updateConfig = """
             UPDATE monitors SET name = ?, target = ?, interval = ?, timeout = ?, retries = ?, locations = ?,
                 confirm_locations = ?, degraded_after_ms = ?, cert_expiry_days = ?, settings = ?, updated_at = ?, priority = ?,
-                escalation_policy_id = ?, tags = ?
+                escalation_policy_id = ?, tags = ?, search = \(MonitorListing.searchOfParameters)
             WHERE id = ? RETURNING *
             """
         static let updateState = """
@@ -193,11 +193,10 @@ public enum Monitors {
             .integer(m.retries), SQLValue(m.paused), .json(m.locations), .integer(m.confirmLocations),
             SQLValue(m.degradedAfterMs), SQLValue(m.certExpiryDays), .json(m.settings), SQLValue(m.pingKey),
             .text(m.status), .integer(now), .text(m.state), .integer(now), .integer(now), SQLValue(m.priority),
-            SQLValue(m.escalationPolicyID), .json(m.tags),
+            SQLValue(m.escalationPolicyID), .json(m.tags), .text(m.name), SQLValue(m.target),
         ]) else { throw StoreError.misuse("INSERT … RETURNING gave no row") }
         let record = try MonitorRecord(row: row)
         try MonitorTags.replace(c, monitorID: record.id, tags: record.tags)
-        try MonitorListing.refreshSearch(c, id: record.id)
         return record
     }
 
@@ -297,10 +296,10 @@ public enum Monitors {
         guard let record = try c.queryOne(SQL.updateConfig, [
             .text(m.name), SQLValue(m.target), .integer(m.interval), .integer(m.timeout), .integer(m.retries),
             .json(m.locations), .integer(m.confirmLocations), SQLValue(m.degradedAfterMs), SQLValue(m.certExpiryDays),
-            .json(m.settings), .integer(now), SQLValue(m.priority), SQLValue(m.escalationPolicyID), .json(m.tags), .integer(m.id),
+            .json(m.settings), .integer(now), SQLValue(m.priority), SQLValue(m.escalationPolicyID), .json(m.tags),
+            .text(m.name), SQLValue(m.target), .integer(m.id),
         ]).map({ r throws(StoreError) in try MonitorRecord(row: r) }) else { return nil }
         try MonitorTags.replace(c, monitorID: record.id, tags: record.tags)
-        try MonitorListing.refreshSearch(c, id: record.id)
         return record
     }
 

@@ -1,8 +1,8 @@
 /// What keeps the monitor lists fast at 500,000 monitors (issue 20,
 /// bench/pages.sh):
 ///
-/// - `monitors.search`: `lower(name) || '\n' || lower(target)`, set after
-///   `Monitors.insert` / `updateConfig` (`MonitorListing.refreshSearch`)
+/// - `monitors.search`: `lower(name) || '\n' || lower(target)`, set
+///   by `Monitors.insert` / `updateConfig` (`MonitorListing.searchOfParameters`)
 ///   with the same SQL `lower()` the query applies to the term, so `?q=` is one `instr` on a narrow column
 ///   instead of two `lower()` calls on every row.
 /// - `monitors_worst_first`: the dashboard's order (status rank, then name
