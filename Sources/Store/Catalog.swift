@@ -25,7 +25,12 @@ enum Catalog {
         var column: String
     }
 
-    /// The base tables, sorted by name (byte order, the same on both engines).
+    /// Tables whose rows triggers write from other tables' rows: a copy
+    /// leaves them out and the target's triggers rebuild them (0031).
+    static let derived: Set<String> = ["monitor_status_tally"]
+
+    /// The base tables but the derived ones, sorted by name (byte order,
+    /// the same on both engines).
     static func tables(_ c: Connection) throws(StoreError) -> [String] {
         let sql = switch c.engine {
         // `pragma_table_list` types FTS5's table `virtual` and its storage
@@ -37,7 +42,8 @@ enum Catalog {
             WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
             """
         }
-        return try c.query(sql).map { r throws(StoreError) in try r.text("name") }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return try c.query(sql).map { r throws(StoreError) in try r.text("name") }.filter { !derived.contains($0) }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     static func columns(_ c: Connection, table: String) throws(StoreError) -> Columns {

@@ -50,6 +50,7 @@ public enum Migrations {
         Schema0028.migration,
         Schema0029.migration,
         Schema0030.migration,
+        Schema0031.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

@@ -100,13 +100,9 @@ public enum MonitorListing {
         return out
     }
 
-    /// How many monitors have each status (one grouped COUNT over the
-    /// `monitors_status` index); statuses nobody has are absent.
+    /// How many monitors have each status, from `MonitorStatusTally`;
+    /// statuses nobody has are absent.
     public static func statusCounts(_ c: Connection) throws(StoreError) -> [String: Int] {
-        var out: [String: Int] = [:]
-        for r in try c.query("SELECT status, count(*) AS n FROM monitors GROUP BY status") {
-            out[try r.text("status")] = Int(try r.int("n"))
-        }
-        return out
+        try MonitorStatusTally.read(c).counts
     }
 }

@@ -131,6 +131,11 @@ struct DatabaseCopyTests {
             #expect(left[table]?.count == n, "rows seeded in \(table)", sourceLocation: sourceLocation)
         }
         #expect(left["schema_migrations"]?.count == Migrations.all.count, sourceLocation: sourceLocation)
+        // The derived status tally is not copied: the target's triggers
+        // rebuilt it from the copied monitors, once each.
+        let tallies = try [a, b].map { db in try db.read { c in try MonitorStatusTally.read(c).counts } }
+        #expect(tallies[0] == tallies[1] && tallies[0].values.reduce(0, +) == left["monitors"]?.count,
+                "\(tallies)", sourceLocation: sourceLocation)
     }
 
     /// New rows after the copy continue after the copied ids.

@@ -22,21 +22,34 @@ extension MonitoringService {
     /// One read: `limit` monitors after `after` in the dashboard's order
     /// (`MonitorListing`), each with its newest `recent` results (one
     /// indexed statement per monitor shown, so the page's cost follows its
-    /// size, not the number of monitors), and one grouped COUNT.
+    /// size, not the number of monitors), and the status counts from
+    /// `MonitorStatusTally`. A reader that finds many deltas folds them
+    /// afterwards, in a write of its own (about a millisecond), so the
+    /// next page sums a handful of rows again.
     public func dashboardPage(filter: MonitorFilter, after: MonitorListPosition?, limit: Int,
                               recent: Int) throws -> DashboardPage {
-        try database.read { c in
+        let (page, tallyRows) = try database.read { c in
             let rows = try MonitorListing.worstFirst(c, filter: filter, after: after, limit: limit + 1)
             let shown = Array(rows.prefix(limit))
             let next = rows.count > limit ? shown.last.map {
                 MonitorListPosition(rank: MonitorListing.rank($0.status), name: $0.name, id: $0.id)
             } : nil
-            return DashboardPage(
+            let tally = try MonitorStatusTally.read(c)
+            let page = DashboardPage(
                 monitors: try shown.map { m in
                     (m, try CheckResults.list(c, monitorID: m.id, sinceMs: 0, untilMs: Int64.max, location: nil, beforeID: nil,
                                               limit: recent))
                 },
-                next: next, counts: try MonitorListing.statusCounts(c))
+                next: next, counts: tally.counts)
+            return (page, tally.rows)
         }
+        if tallyRows > MonitorStatusTally.foldAbove {
+            // The page is already read; a failed fold only leaves the deltas
+            // for the next reader or the retention pass.
+            do { _ = try database.write { c in try MonitorStatusTally.fold(c) } } catch {
+                Log.shared.warn("status tally fold failed", ["error": "\(error)"])
+            }
+        }
+        return page
     }
 }

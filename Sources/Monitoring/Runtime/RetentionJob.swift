@@ -93,6 +93,8 @@ public final class RetentionJob: Sendable {
         }
         try thin(until: horizon, now: now, monitors: ids)
         try prune(now: now, horizon: horizon, monitors: ids)
+        // The status deltas of the hour, even if nobody opened the dashboard.
+        _ = try batches.write { c in try MonitorStatusTally.fold(c) }
         batches.update { $0.durationMs = Double(Time.monotonicNanos() - started) / 1_000_000 }
         let s = batches.current
         last.withLock { $0 = s }
