@@ -75,11 +75,19 @@ import TestSupport
         }
         // The candidate list is used below its limit and given up above it.
         let found = try db.read { c in
-            try ["rare-needle", "svc", "sv"].map { q throws(StoreError) in try MonitorSearch.candidates(c, term: q) }
+            try ["rare-needle", "svc", "sv", "svc 4", "host7."].map { q throws(StoreError) in try MonitorSearch.candidates(c, term: q) }
         }
         #expect(found[0]?.count == all.filter { matches($0, "rare-needle") }.count)
         #expect(found[1] == nil)
         #expect(found[2] == nil)
+        // "svc 4" is in 111 of the first 1,000 monitors: PostgreSQL skips
+        // the probe (`dense`) and scans, SQLite's FTS5 probe stops at its
+        // LIMIT anyway. "host7." is in 44 of them: probed on both. The
+        // lists above found the same monitors either way.
+        let svc4 = all.filter { matches($0, "svc 4") }.count
+        #expect(svc4 < MonitorSearch.candidateLimit)
+        #expect(found[3]?.count == (engine == .postgres ? nil : svc4))
+        #expect(found[4]?.count == all.filter { matches($0, "host7.") }.count)
     }
 
     @Test(arguments: TestEngine.all) func theIndexFollowsRenamesAndDeletes(engine: TestEngine) throws {
