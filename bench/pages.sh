@@ -7,6 +7,7 @@
 #   bench/pages.sh                              # SQLite, 500,000 monitors
 #   ENGINES=sqlite,postgres bench/pages.sh      # both (PostgreSQL: bench/pg.sh)
 #   MONITORS=100000 REQUESTS=40 SKIP_BUILD=1 bench/pages.sh
+#   LOAD=250000 bench/pages.sh                  # under check load (below)
 #
 # Seeding 500,000 monitors through the API runs at ~1,000/s, so the hub
 # creates its database and one template monitor through the API, is stopped,
@@ -19,6 +20,15 @@
 # 89 days of daily roll-ups, today's hourly roll-ups and the current hour's
 # raw results (one a minute).
 #
+# LOAD=N (default 0): the first N monitors are http checks of a loopback
+# nginx (/ok.json) every 60 s instead, with no stored next due (each takes
+# its grid slot, spread over the minute), so the lists are timed while the
+# hub runs N/60 checks a second. The hub gets WARMUP seconds (default 75)
+# first; the checks done and the hub's CPU during the timings are printed.
+#
+# HOLD=S keeps each engine's hub (and its load) running S seconds after the
+# timings, its address and database printed, to look at it by hand.
+#
 # Each URL: 3 warm-up requests, then REQUESTS (default 60) sequential curl
 # requests; p50 and p99 (nearest rank) of curl's time_total, in ms.
 # Output: bench/out/pages-<stamp>.txt. The machine is shared: the load
@@ -30,16 +40,25 @@ source "$ROOT/bench/lib.sh"
 
 MONITORS=${MONITORS:-500000}
 REQUESTS=${REQUESTS:-60}
+LOAD=${LOAD:-0}
+WARMUP=${WARMUP:-75}
+HOLD=${HOLD:-0}
 command -v sqlite3 >/dev/null || need_pkgs sqlite3 sqlite3
 command -v curl >/dev/null || need_pkgs curl curl
 parse_engines
 build_firstok
 build_pingtxt
-bench_begin pages HUB_PID
+bench_begin pages HUB_PID NGINX_PID
 chmod 755 "$TMP"
 
 HUB_PORT=$("$FIRSTOK" port)
 BASE="http://127.0.0.1:$HUB_PORT"
+if ((LOAD > 0)); then
+    command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || need_pkgs nginx nginx-light
+    NGINX_PORT=$("$FIRSTOK" port)
+    mkdir -p "$TMP/ngx/www"; printf '{"status":"ok"}' >"$TMP/ngx/www/ok.json"
+    start_nginx "$TMP/ngx" "$NGINX_PORT" /ok.json
+fi
 if has_engine postgres; then
     pg_start
     PG_URL=$(pg_createdb pagesbench)
@@ -73,10 +92,10 @@ seed_sql() {   # $1 = engine
 INSERT INTO monitors (id, name, type, target, interval, timeout, retries, paused, locations, confirm_locations, settings,
     status, status_since, state, next_due_ms, last_at, last_location, last_status, last_latency_ms, last_status_code,
     created_at, updated_at, tags, search)
-SELECT i + 1000, n, 'http', t, 86400, 10, 1, CASE WHEN st = 'paused' THEN 1 ELSE 0 END, tpl.locations, 1, tpl.settings,
-    st, $((now_ms / 1000 - 3600)), '{}', $((now_ms + 86000000)), $((now_ms / 1000 - 30)), 'hub', CASE WHEN st = 'down' THEN 'down' ELSE 'up' END,
+SELECT i + 1000, n, 'http', t, CASE WHEN i <= $LOAD THEN 60 ELSE 86400 END, 10, 1, CASE WHEN st = 'paused' THEN 1 ELSE 0 END, tpl.locations, 1, tpl.settings,
+    st, $((now_ms / 1000 - 3600)), '{}', CASE WHEN i <= $LOAD THEN NULL ELSE $((now_ms + 86000000)) END, $((now_ms / 1000 - 30)), 'hub', CASE WHEN st = 'down' THEN 'down' ELSE 'up' END,
     40 + i % 50, 200, $((now_ms / 1000 - 86400)), $((now_ms / 1000 - 86400)), tg, lower(n) || $nl || lower(t)
-FROM (SELECT i, 'svc-' || $(pad i) || ' ' || $words AS n, 'https://svc' || i || '.example.com/health' AS t,
+FROM (SELECT i, 'svc-' || $(pad i) || ' ' || $words AS n, CASE WHEN i <= $LOAD THEN 'http://127.0.0.1:${NGINX_PORT:-0}/ok.json?svc' || i ELSE 'https://svc' || i || '.example.com/health' END AS t,
              $status AS st, $tags AS tg FROM $(series 1 "$MONITORS") s) g,
      (SELECT locations, settings FROM monitors WHERE name = 'template') tpl;
 DELETE FROM monitors WHERE name = 'template';
@@ -141,12 +160,18 @@ for engine in "${ENGINE_LIST[@]}"; do
     start_hub "$engine"
     say ""
     say "== $engine: $MONITORS monitors, $REQUESTS requests per URL, hub start $((($(date +%s%N) - t0) / 1000000)) ms, load $(loadavg)"
+    if ((LOAD > 0)); then
+        log "$engine: $LOAD monitors checked every 60 s; warm-up ${WARMUP}s"
+        sleep "$WARMUP"
+        checks() { curl -fsS "${auth[@]}" "$BASE/metrics?monitors=false" | metric_value pingtxt_checks_total; }
+    fi
     # A web session: the login form's CSRF cookie and field, then the password.
     jar="$TMP/cookies-$engine"
     csrf=$(curl -s -c "$jar" "$BASE/login" | sed -n 's/.*name="csrf_token" value="\([^"]*\)".*/\1/p' | head -n1)
     curl -s -o /dev/null -b "$jar" -c "$jar" --data-urlencode "csrf_token=$csrf" --data-urlencode "email=$PINGTXT_ADMIN_EMAIL" \
         --data-urlencode "password=$PINGTXT_ADMIN_PASSWORD" --data-urlencode "next=/" "$BASE/login"
     auth=(-H "Authorization: Bearer $TOKEN")
+    if ((LOAD > 0)); then c0=$(checks); k0=$(cpu_ticks "$HUB_PID"); s0=$(date +%s%N); fi
     later=$(cursor "3:250000:svc-249000 search")
     say "$(printf '%-44s %7s %7s   %s' "URL" "p50 ms" "p99 ms" "status, size")"
     measure "/api/monitors?limit=500" "${auth[@]}" "$BASE/api/monitors?limit=500"
@@ -163,7 +188,16 @@ for engine in "${ENGINE_LIST[@]}"; do
     measure "/?tag=edge" -b "$jar" "$BASE/?tag=edge"
     measure "/status/bench (1,000 monitors)" "$BASE/status/bench"
     measure "/status/bench.json" "$BASE/status/bench.json"
+    if ((LOAD > 0)); then
+        c1=$(checks); k1=$(cpu_ticks "$HUB_PID"); s1=$(date +%s%N)
+        awk -v c="$((c1 - c0))" -v k="$((k1 - k0))" -v ns="$((s1 - s0))" -v hz="$CLK_TCK" -v want="$LOAD" \
+            'BEGIN { s = ns / 1e9; printf "under load: %.1f checks/s (%.1f demanded), hub CPU %.1f %% of one core over the %.0f s of timings\n", c / s, want / 60, 100 * k / hz / s, s }' | tee -a "$OUT"
+    fi
     say "load after: $(loadavg); $(busy_others)"
+    if ((HOLD > 0)); then
+        log "$engine: hub left running ${HOLD}s for inspection: $BASE, token in $TMP/token${PG_URL:+, database $PG_URL}"
+        printf '%s\n' "$TOKEN" >"$TMP/token"; sleep "$HOLD"
+    fi
     stop_pid "$HUB_PID"; HUB_PID=""
 done
 log "written to $OUT"
