@@ -57,6 +57,9 @@ import Testing
             DayBar(date: "2026-11-2\(i)", uptime: u)
         }
         #expect(UptimeBars.runs(days).map { [$0.start, $0.count] } == [[0, 3], [3, 2], [5, 2], [7, 1]])
+        // 99.896 prints like 99.9 but is amber: a run of its own.
+        let edge = [99.9, 99.896, 99.9].map { DayBar(date: "d", uptime: $0) }
+        #expect(UptimeBars.runs(edge).count == 3)
         let svg = UptimeBars.svg(days, overall: 99.8)
         #expect(svg.split(separator: "<path").count - 1 == 4)
         #expect(svg.contains("<path d=\"M0 15h11\" stroke=\"#1e8a4c\" stroke-width=\"30\" stroke-dasharray=\"3 1\">"
@@ -68,6 +71,23 @@ import Testing
         // A healthy quarter is one element.
         let quarter = (0..<90).map { DayBar(date: "d\($0)", uptime: 100) }
         #expect(UptimeBars.svg(quarter, overall: 100).split(separator: "<path").count - 1 == 1)
+    }
+
+    /// Runs compare numbers, labels print text: two days have the same key
+    /// exactly when they print the same reading in the same colour,
+    /// including near the rounding edges and the level thresholds.
+    @Test func readingKeyAgreesWithTheReadingText() {
+        var days = [DayBar(date: "d", uptime: nil), DayBar(date: "d", uptime: nil, maintenanceChecks: 3)]
+        for u in [0, 0.004, 0.005, 94.994, 94.995, 95, 99.894, 99.895, 99.9, 99.904, 99.905, 99.995, 99.996, 100] {
+            days.append(DayBar(date: "d", uptime: u))
+        }
+        for h in stride(from: 0, through: 10_000, by: 7) { days.append(DayBar(date: "d", uptime: Double(h) / 100)) }
+        for a in days {
+            for b in days where (UptimeBars.readingKey(a) == UptimeBars.readingKey(b))
+                != (UptimeBars.reading(a) == UptimeBars.reading(b) && a.level == b.level) {
+                Issue.record("\(a.uptime as Any) vs \(b.uptime as Any): \(UptimeBars.reading(a)) / \(UptimeBars.reading(b))")
+            }
+        }
     }
 
     @Test(arguments: [

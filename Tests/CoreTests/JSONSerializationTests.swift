@@ -41,6 +41,9 @@ import Testing
         ("\u{7F}", #""\u007f""#),
         ("é€😀", "\"é€😀\""),
         ("\u{2028}", "\"\u{2028}\""),
+        // Runs between escapes, at the start, the end and side by side.
+        ("\"é\u{1}ü\\\\x\n", #""\"é\u0001ü\\\\x\n""#),
+        ("", #""""#),
     ] as [(String, String)])
     func stringEscaping(value: String, expected: String) throws {
         #expect(JSON.string(value).text == expected)

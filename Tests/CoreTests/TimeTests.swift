@@ -1,5 +1,8 @@
 import Core
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct TimeTests {
     @Test(arguments: [
@@ -126,5 +129,35 @@ import Testing
             }
             t += 86_400 * 7 + 3_661
         }
+    }
+
+    /// The byte-written text agrees with libc's `gmtime_r` over four
+    /// centuries (a step that is not a whole day visits every second of the
+    /// clock face), and both ends of Int64 give text instead of a trap.
+    @Test func rfc3339AgreesWithGmtime() {
+        func reference(_ seconds: Int64) -> String {
+            var t = time_t(seconds)
+            var p = tm()
+            gmtime_r(&t, &p)
+            func pad(_ v: Int32, _ w: Int) -> String {
+                let s = String(v)
+                return String(repeating: "0", count: max(0, w - s.count)) + s
+            }
+            return "\(pad(p.tm_year + 1900, 4))-\(pad(p.tm_mon + 1, 2))-\(pad(p.tm_mday, 2))T"
+                + "\(pad(p.tm_hour, 2)):\(pad(p.tm_min, 2)):\(pad(p.tm_sec, 2))Z"
+        }
+        var t: Int64 = -11_676_096_000   // 1600-01-01
+        while t < 16_725_225_600 {        // 2500-01-01
+            let text = Time.rfc3339(t)
+            if text != reference(t) || Time.date(t) != String(text.prefix(10)) {
+                Issue.record("\(t): \(text), gmtime says \(reference(t)), date \(Time.date(t))")
+                return
+            }
+            t += 86_400 * 3 + 3_607
+        }
+        #expect(Time.date(1_795_946_400) == "2026-11-29")
+        #expect(!Time.rfc3339(.max).isEmpty)
+        #expect(!Time.rfc3339(.min).isEmpty)
+        #expect(!Time.date(.min).isEmpty)
     }
 }

@@ -62,7 +62,7 @@ struct StatusPageView: Sendable {
             let good = daily.reduce(0) { $0 + $1.up + $1.degraded }
             monitors.append(Monitor(
                 id: record.id, name: record.name, status: status, since: record.statusSince,
-                days: daily.map { DayBar(date: String(Time.rfc3339($0.dayStart).prefix(10)), uptime: $0.uptime,
+                days: daily.map { DayBar(date: Time.date($0.dayStart), uptime: $0.uptime,
                                          maintenanceChecks: $0.maintenance) },
                 uptime: checks == 0 ? nil : Double(good) * 100 / Double(checks)))
             for i in openIncidents {

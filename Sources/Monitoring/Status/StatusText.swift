@@ -18,7 +18,7 @@ enum StatusText {
 
     /// `2026-12-04` (UTC).
     static func date(_ seconds: Int64) -> String {
-        String(Time.rfc3339(seconds).prefix(10))
+        Time.date(seconds)
     }
 
     /// The cause text of one failed check: its error, else `HTTP <code>`, else "check failed".
