@@ -30,7 +30,14 @@
 # timings, its address and database printed, to look at it by hand.
 #
 # Each URL: 3 warm-up requests, then REQUESTS (default 60) sequential curl
-# requests; p50 and p99 (nearest rank) of curl's time_total, in ms.
+# requests; p50 and p99 (nearest rank) of curl's time_total, in ms. The
+# status pages are built for every request here ([status_pages]
+# cache_seconds = 0), so these lines time a build.
+#
+# CROWD=C (default 16; 0 = skip): then the HTML status page is read by C
+# keep-alive clients at once for CROWD_SECONDS (default 10) with wrk, once
+# on a hub restarted with cache_seconds = 0 and once with the default 10:
+# requests a second and p99 for each, the ratio between them.
 # Output: bench/out/pages-<stamp>.txt. The machine is shared: the load
 # average is printed with each engine's table.
 set -euo pipefail
@@ -43,6 +50,8 @@ REQUESTS=${REQUESTS:-60}
 LOAD=${LOAD:-0}
 WARMUP=${WARMUP:-75}
 HOLD=${HOLD:-0}
+CROWD=${CROWD:-16}
+CROWD_SECONDS=${CROWD_SECONDS:-10}
 command -v sqlite3 >/dev/null || need_pkgs sqlite3 sqlite3
 command -v curl >/dev/null || need_pkgs curl curl
 parse_engines
@@ -157,6 +166,7 @@ for engine in "${ENGINE_LIST[@]}"; do
     seed_sql "$engine" | run_sql "$engine"
     log "$engine: seeded in $(($(date +%s) - t0)) s"
     t0=$(date +%s%N)
+    export PINGTXT_STATUS_PAGES_CACHE_SECONDS=0
     start_hub "$engine"
     say ""
     say "== $engine: $MONITORS monitors, $REQUESTS requests per URL, hub start $((($(date +%s%N) - t0) / 1000000)) ms, load $(loadavg)"
@@ -197,6 +207,20 @@ for engine in "${ENGINE_LIST[@]}"; do
     if ((HOLD > 0)); then
         log "$engine: hub left running ${HOLD}s for inspection: $BASE, token in $TMP/token${PG_URL:+, database $PG_URL}"
         printf '%s\n' "$TOKEN" >"$TMP/token"; sleep "$HOLD"
+    fi
+    if ((CROWD > 0)) && command -v wrk >/dev/null; then
+        base_rps=""
+        for cache in 0 10; do
+            stop_pid "$HUB_PID"; HUB_PID=""
+            export PINGTXT_STATUS_PAGES_CACHE_SECONDS=$cache
+            start_hub "$engine"
+            curl -s -o /dev/null "$BASE/status/bench"
+            read -r rps p99 non2xx errs < <(wrk -t2 -c"$CROWD" -d"${CROWD_SECONDS}s" --latency "$BASE/status/bench" | parse_wrk)
+            ratio=""; [[ -n $base_rps ]] && ratio=$(awk -v a="$rps" -v b="$base_rps" 'BEGIN { printf ", %.1fx the rate without", a / b }')
+            base_rps=${base_rps:-$rps}
+            say "$(printf 'status page, %d clients, cache_seconds=%-2d %8.1f req/s, p99 %7.1f ms, non-2xx %s, socket errors %s%s' \
+                "$CROWD" "$cache" "$rps" "$p99" "$non2xx" "$errs" "$ratio")"
+        done
     fi
     stop_pid "$HUB_PID"; HUB_PID=""
 done

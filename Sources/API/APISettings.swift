@@ -26,6 +26,9 @@ public struct APISettings: Sendable {
     /// `[mobile] max_devices_per_user`: enrolling one more phone removes the
     /// user's least recently seen one (SPEC §10).
     public var maxDevicesPerUser: Int = 10
+    /// `[status_pages] cache_seconds`: a built public status page is served
+    /// this long (`StatusPageCache`); 0 builds every request.
+    public var statusPageCacheSeconds: Int = 10
 
     public init() {}
 

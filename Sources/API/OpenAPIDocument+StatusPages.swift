@@ -17,7 +17,8 @@ extension OpenAPIDocument {
         Operation(method: "delete", path: "/api/status-pages/{id}", summary: "Delete a status page.", auth: "write",
                   success: (204, nil)),
         Operation(method: "get", path: "/status/{slug}",
-                  summary: "The public status page (HTML; no authentication; Cache-Control: public, max-age=30). Unknown slug → 404 page.",
+                  summary: "The public status page (HTML; no authentication; Cache-Control: public, max-age=30; a copy the hub kept "
+                      + "([status_pages] cache_seconds) carries Age). Unknown slug → 404 page.",
                   auth: "public", success: (200, ["type": "string"]), successType: "text/html"),
         Operation(method: "get", path: "/status/{slug}.json",
                   summary: "The public status page as JSON: overall status, listed monitors with 90 days of daily uptime, open incidents, upcoming maintenance.",

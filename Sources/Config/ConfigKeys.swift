@@ -175,6 +175,9 @@ public enum ConfigKeys {
         .integer("mobile", "max_devices_per_user", \.mobile.maxDevicesPerUser, 1...1000,
                  "Phones one user may have enrolled through the app (over all their sign-ins); enrolling one\nmore removes the phone that was seen least recently, which then gets no more pushes."),
 
+        .integer("status_pages", "cache_seconds", \.statusPages.cacheSeconds, 0...300,
+                 "A public status page, once built, is served this many seconds before it is built again\n(one build at a time per page; editing the page shows at once). 0 = build every request."),
+
         .string("smtp", "host", \.smtp.host, "Mail server that email channels send through (a host name or IP address);\nempty = email is not configured.",
                 parse: { s throws(InvalidValue) in try Validate.mailHost(s) }, render: { $0 }),
         .integer("smtp", "port", \.smtp.port, 1...65535, "Mail server port: usually 587 for starttls, 465 for tls."),

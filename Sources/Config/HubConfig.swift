@@ -110,6 +110,13 @@ public struct HubConfig: Sendable, Equatable {
         public init() {}
     }
 
+    /// `[status_pages]`: the public status pages.
+    public struct StatusPages: Sendable, Equatable {
+        /// Seconds a built page is served before it is built again (docs/web.md).
+        public var cacheSeconds = 10
+        public init() {}
+    }
+
     /// `[smtp]`: the mail server `email` channels send through. An empty
     /// `host` means email is not configured (email channels then fail with
     /// a message saying so).
@@ -139,6 +146,7 @@ public struct HubConfig: Sendable, Equatable {
     public var hub = Hub()
     public var auth = AuthSection()
     public var mobile = Mobile()
+    public var statusPages = StatusPages()
     public var smtp = SMTP()
     public var agent = Agent()
     public var agents = AgentsSection()

@@ -1,5 +1,5 @@
 /// A row of `status_pages`.
-public struct StatusPageRecord: Sendable, Equatable {
+public struct StatusPageRecord: Sendable, Hashable {
     public var id: Int64 = 0
     public var slug: String
     public var title: String

@@ -54,6 +54,7 @@ enum ServeCommand {
         settings.ssoExtraCAFile = config.checks.caFile.isEmpty ? nil : config.checks.caFile
         settings.phoneApproval = config.auth.phoneApproval
         settings.maxDevicesPerUser = config.mobile.maxDevicesPerUser
+        settings.statusPageCacheSeconds = config.statusPages.cacheSeconds
         var monitorSettings = MonitoringSettings()
         monitorSettings.location = config.checks.location
         monitorSettings.maxConcurrent = config.checks.maxConcurrent

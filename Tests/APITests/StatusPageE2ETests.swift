@@ -7,7 +7,8 @@ import TestSupport
 @Suite struct StatusPageE2ETests {
     @Test func aPublicPageShowsOnlyItsMonitorsWithStatusUptimeAndIncidents() throws {
         let target = try SwitchableHTTPTarget()
-        let hub = try MonitoringHub()
+        // Every request built afresh: this test follows states as they change.
+        let hub = try MonitoringHub(environment: ["PINGTXT_STATUS_PAGES_CACHE_SECONDS": "0"])
         let api = try hub.createChecked(httpMonitor("Public API", target.healthURL))
         let web = try hub.createChecked(httpMonitor("Website", target.healthURL))
         let secret = try hub.createChecked(httpMonitor("Secret billing DB", target.healthURL))
@@ -107,6 +108,37 @@ import TestSupport
         #expect(try hub.call("DELETE", "/api/status-pages/\(pageID)").status == 204)
         #expect(try hub.hub.call("GET", "/status/acme").status == 404)
         expectError(try hub.call("GET", "/api/status-pages/\(pageID)"), 404, "not_found")
+    }
+
+    /// A built page is served again (with `Age`) until it is out of date;
+    /// editing the page is seen at once, and an unknown slug is still 404.
+    @Test func aBuiltPageIsKeptUntilThePageChanges() throws {
+        let target = try SwitchableHTTPTarget()
+        let hub = try MonitoringHub(environment: ["PINGTXT_STATUS_PAGES_CACHE_SECONDS": "300"])
+        let web = try hub.createChecked(httpMonitor("Website", target.healthURL))
+        let page = try expectJSON(try hub.call("POST", "/api/status-pages", json: [
+            "slug": "kept", "title": "Kept", "monitor_ids": [.int(web.id)],
+        ]), 201)
+        let first = try hub.hub.call("GET", "/status/kept.json")
+        let firstDoc = try first.json()
+        #expect(first.header("Age") == nil && firstDoc["monitors"]?.arrayValue?.first?["status"]?.stringValue == "up")
+        let html = try hub.hub.call("GET", "/status/kept")
+        #expect(html.header("Age") == nil, "the HTML page is its own entry")
+
+        target.setStatus(503)
+        #expect(try hub.check(web.id)["monitor"]?["status"]?.stringValue == "down")
+        let kept = try hub.hub.call("GET", "/status/kept.json")
+        #expect(kept.header("Age") != nil && kept.body == first.body, "the copy built before the check")
+        #expect(kept.header("Cache-Control") == "public, max-age=30")
+        #expect(try hub.hub.call("GET", "/status/kept").header("Age") != nil)
+
+        _ = try expectJSON(try hub.call("PATCH", "/api/status-pages/\(page["id"]?.intValue ?? 0)", json: ["title": "Renamed"]))
+        let edited = try hub.hub.call("GET", "/status/kept.json")
+        let doc = try edited.json()
+        #expect(edited.header("Age") == nil && doc["title"]?.stringValue == "Renamed")
+        #expect(doc["monitors"]?.arrayValue?.first?["status"]?.stringValue == "down", "rebuilt, so current")
+        #expect(try hub.hub.call("GET", "/status/kept").text.contains("Renamed"))
+        #expect(try hub.hub.call("GET", "/status/gone.json").status == 404)
     }
 
     @Test func validationConflictsAndScopes() throws {

@@ -8,6 +8,7 @@ import HTTP
 /// everyone, so shared caches may keep them briefly.
 struct PublicStatusRoutes {
     let pages: StatusPageService
+    let cache: StatusPageCache
 
     func register(_ r: inout RouteTable) {
         // `{slug}` is a whole path segment, so `acme.json` arrives here too;
@@ -23,16 +24,16 @@ struct PublicStatusRoutes {
         guard StatusPageInput.validSlug(slug), let stored = try pages.page(slug: slug) else {
             return json ? Self.jsonNotFound() : Self.htmlNotFound()
         }
-        let view = try StatusPageView.build(stored, ids: try pages.listedMonitorIDs(stored), monitoring: pages.monitoring,
-                                            now: Time.now())
-        if json {
-            var r = HTTPResponse.json(StatusPageRepresentation.publicView(view))
+        // Read first (one indexed row), so an unknown slug never fills the
+        // cache and an edited page is a new version.
+        return try cache.response(for: "\(stored.id)/\(json ? "json" : "html")", version: stored.hashValue) {
+            let view = try StatusPageView.build(stored, ids: try pages.listedMonitorIDs(stored), monitoring: pages.monitoring,
+                                                now: Time.now())
+            var r = json ? HTTPResponse.json(StatusPageRepresentation.publicView(view))
+                : HTTPResponse.text(200, StatusPageHTML.render(view), contentType: "text/html; charset=utf-8")
             Self.addPublicHeaders(&r.headers, maxAge: 30)
             return r
         }
-        var r = HTTPResponse.text(200, StatusPageHTML.render(view), contentType: "text/html; charset=utf-8")
-        Self.addPublicHeaders(&r.headers, maxAge: 30)
-        return r
     }
 
     func badge(_ req: HTTPRequest) throws -> HTTPResponse {
