@@ -15,7 +15,13 @@ public enum Escaping {
 
     /// HTML text and double- or single-quoted attribute values: `& < > " '`.
     public static func html(_ s: some StringProtocol) -> String {
-        replacing(s) { scalar in
+        // Most text has none of the five: one pass over the bytes, no scalar
+        // loop (exact, since UTF-8 never puts an ASCII byte inside a
+        // multi-byte character). 8 % of a 1,000-monitor status page before.
+        guard s.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
+            return String(s)
+        }
+        return replacing(s) { scalar in
             switch scalar {
             case "&": "&amp;"
             case "<": "&lt;"

@@ -18,8 +18,12 @@ public struct Row: Sendable, Equatable {
     /// The value of a column, or nil when no such column exists.
     public subscript(_ name: String) -> SQLValue? {
         // Linear scan: rows have few columns, and comparing short strings is
-        // cheaper than building a dictionary per query.
-        for i in columns.indices where columns[i] == name { return values[i] }
+        // cheaper than building a dictionary per query. Lengths first: a
+        // native string's UTF-8 count is stored, so most columns are passed
+        // over without a comparison (lookups in a 30-column monitor row
+        // were 10 % of a 1,000-monitor status page).
+        let length = name.utf8.count
+        for i in columns.indices where columns[i].utf8.count == length && columns[i] == name { return values[i] }
         return nil
     }
 

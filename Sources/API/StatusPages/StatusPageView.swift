@@ -53,6 +53,15 @@ struct StatusPageView: Sendable {
         let listed = try monitoring.monitorsWithOpenIncidents(ids)
         let (records, open) = (listed.map(\.0), listed.map(\.1))
         let history = try monitoring.dailyUptime(monitorIDs: records.map(\.id), days: days, now: now)
+        // Every monitor has the same 90 days: their dates are written once
+        // (90,000 dates were 6 % of a 1,000-monitor page).
+        let today = now - ((now % 86_400) + 86_400) % 86_400
+        let dates = (0..<days).map { Time.date(today - Int64(days - 1 - $0) * 86_400) }
+        func date(_ dayStart: Int64) -> String {
+            let back = today - dayStart
+            guard back >= 0, back % 86_400 == 0, back / 86_400 < days else { return Time.date(dayStart) }
+            return dates[days - 1 - Int(back / 86_400)]
+        }
         var monitors: [Monitor] = []
         var incidents: [Incident] = []
         for (record, openIncidents) in zip(records, open) {
@@ -62,7 +71,7 @@ struct StatusPageView: Sendable {
             let good = daily.reduce(0) { $0 + $1.up + $1.degraded }
             monitors.append(Monitor(
                 id: record.id, name: record.name, status: status, since: record.statusSince,
-                days: daily.map { DayBar(date: Time.date($0.dayStart), uptime: $0.uptime,
+                days: daily.map { DayBar(date: date($0.dayStart), uptime: $0.uptime,
                                          maintenanceChecks: $0.maintenance) },
                 uptime: checks == 0 ? nil : Double(good) * 100 / Double(checks)))
             for i in openIncidents {
