@@ -145,7 +145,10 @@ NGINXEOF
 }
 
 # One Prometheus sample from a /metrics text on stdin: metric_value 'name{labels}'
-metric_value() { awk -v m="$1" 'index($0, m " ") == 1 { print $NF; found = 1; exit } END { if (!found) print "?" }'; }
+# Reads to the end (no early `exit`): a writer still sending, such as curl
+# in `curl … | metric_value`, would otherwise die of SIGPIPE and, under
+# pipefail, stop the script (curl: (23) Failed writing body).
+metric_value() { awk -v m="$1" '!found && index($0, m " ") == 1 { print $NF; found = 1 } END { if (!found) print "?" }'; }
 
 # wrk output -> total completed requests ("N requests in 10.00s")
 wrk_requests() { awk '/ requests in / { print $1; exit }'; }
