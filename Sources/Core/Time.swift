@@ -53,12 +53,18 @@ public enum Time {
         }
     }
 
-    /// The UTC calendar fields of `seconds` (H. Hinnant's civil_from_days,
-    /// the inverse of `daysFromCivil`).
+    /// The UTC calendar fields of `seconds`.
     static func civil(_ seconds: Int64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
         // Floor division without overflow at Int64's ends.
         var (days, rest) = Int(seconds).quotientAndRemainder(dividingBy: 86400)
         if rest < 0 { days -= 1; rest += 86400 }
+        let date = civil(days: days)
+        return (date.year, date.month, date.day, rest / 3600, rest % 3600 / 60, rest % 60)
+    }
+
+    /// The civil date of a day number since 1970-01-01 (H. Hinnant's
+    /// civil_from_days, the inverse of `daysFromCivil`).
+    static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
         let doe = z - era * 146097
@@ -67,8 +73,7 @@ public enum Time {
         let mp = (5 * doy + 2) / 153
         let day = doy - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day, rest / 3600, rest % 3600 / 60, rest % 60)
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static func digits(_ value: Int, _ width: Int, _ b: UnsafeMutableBufferPointer<UInt8>, _ at: Int) {

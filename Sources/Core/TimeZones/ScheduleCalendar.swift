@@ -7,17 +7,9 @@ public enum ScheduleCalendar {
         Time.daysFromCivil(year: year, month: month, day: day)
     }
 
-    /// The civil date of a day number (H. Hinnant's `civil_from_days`).
+    /// The civil date of a day number (H. Hinnant's `civil_from_days`, in Core).
     public static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let doe = z - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        Time.civil(days: days)
     }
 
     /// 0 = Sunday … 6 = Saturday (1970-01-01 was a Thursday).
