@@ -16,11 +16,12 @@ public enum BatchReads {
         return rows
     }
 
-    /// The monitors among `ids` that exist, by id.
-    public static func monitors(_ c: Connection, ids: [Int64]) throws(StoreError) -> [Int64: MonitorRecord] {
-        var out: [Int64: MonitorRecord] = [:]
-        for r in try chunked(c, Array(Set(ids)), { "SELECT * FROM monitors WHERE id IN (\($0))" }) {
-            let m = try MonitorRecord(row: r)
+    /// `monitors` for the monitors among `ids` that exist, with only the
+    /// columns a public status page needs.
+    public static func publicMonitors(_ c: Connection, ids: [Int64]) throws(StoreError) -> [Int64: PublicMonitorRow] {
+        var out: [Int64: PublicMonitorRow] = [:]
+        for r in try chunked(c, Array(Set(ids)), { "SELECT \(PublicMonitorRow.columns) FROM monitors WHERE id IN (\($0))" }) {
+            let m = try PublicMonitorRow(row: r)
             out[m.id] = m
         }
         return out

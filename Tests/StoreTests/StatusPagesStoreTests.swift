@@ -67,4 +67,29 @@ import TestSupport
             #expect(e.isUniqueViolation)
         }
     }
+
+    /// The narrow read behind public pages gives the same values as the
+    /// full record, and skips ids that do not exist.
+    @Test(arguments: TestEngine.all) func publicMonitorRowsMatchTheFullRecords(engine: TestEngine) throws {
+        let (dir, db) = try fresh(engine)
+        _ = dir
+        let ids = try db.write { c in
+            var paused = MonitorRecord(name: "Paused API", type: "http", target: "https://api.example.com/", interval: 60,
+                                       timeout: 10, retries: 0)
+            paused.paused = true
+            let beat = MonitorRecord(name: "Nightly job", type: "heartbeat", target: nil, interval: 3600, timeout: 10, retries: 0)
+            return [try Monitors.insert(c, paused, now: 5).id, try Monitors.insert(c, beat, now: 6).id]
+        }
+        try db.read { c throws in
+            let rows = try BatchReads.publicMonitors(c, ids: ids + [999_999])
+            #expect(rows.count == 2)
+            for id in ids {
+                let full = try #require(try Monitors.find(c, id: id))
+                let row = try #require(rows[id])
+                #expect(row.id == full.id && row.name == full.name && row.target == full.target)
+                #expect(row.status == full.status && row.statusSince == full.statusSince && row.paused == full.paused)
+            }
+            #expect(rows[ids[0]]?.paused == true && rows[ids[1]]?.target == nil)
+        }
+    }
 }

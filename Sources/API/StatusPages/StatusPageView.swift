@@ -50,7 +50,7 @@ struct StatusPageView: Sendable {
     /// its monitor_ids, then its tags' monitors).
     static func build(_ page: StatusPageRecord, ids: [Int64], monitoring: MonitoringService, now: Int64) throws -> StatusPageView {
         // A monitor deleted since the page was saved just drops out.
-        let listed = try monitoring.monitorsWithOpenIncidents(ids)
+        let listed = try monitoring.publicMonitorsWithOpenIncidents(ids)
         let (records, open) = (listed.map(\.0), listed.map(\.1))
         let history = try monitoring.dailyUptime(monitorIDs: records.map(\.id), days: days, now: now)
         // Every monitor has the same 90 days: their dates are written once
@@ -66,7 +66,8 @@ struct StatusPageView: Sendable {
         var incidents: [Incident] = []
         for (record, openIncidents) in zip(records, open) {
             let daily = history[record.id] ?? []
-            let status = displayedStatus(record, monitoring: monitoring, now: now)
+            let status = displayedStatus(id: record.id, paused: record.paused, status: record.status,
+                                         monitoring: monitoring, now: now)
             let checks = daily.reduce(0) { $0 + $1.checks }
             let good = daily.reduce(0) { $0 + $1.up + $1.degraded }
             monitors.append(Monitor(
@@ -92,8 +93,12 @@ struct StatusPageView: Sendable {
     /// Paused and maintenance win over the monitor's own status: during a
     /// window the page says "maintenance", not "down".
     static func displayedStatus(_ record: MonitorRecord, monitoring: MonitoringService, now: Int64) -> String {
-        if record.paused { return "paused" }
-        return monitoring.isInMaintenance(record.id, at: now) ? "maintenance" : record.status
+        displayedStatus(id: record.id, paused: record.paused, status: record.status, monitoring: monitoring, now: now)
+    }
+
+    static func displayedStatus(id: Int64, paused: Bool, status: String, monitoring: MonitoringService, now: Int64) -> String {
+        if paused { return "paused" }
+        return monitoring.isInMaintenance(id, at: now) ? "maintenance" : status
     }
 
     /// A cause may quote the monitor's target (a resolver or TLS error

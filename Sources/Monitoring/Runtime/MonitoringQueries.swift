@@ -29,11 +29,12 @@ extension MonitoringService {
         }
     }
 
-    /// Monitors by id in the given order (deleted ones drop out) with their
-    /// open incidents: what a status page lists.
-    public func monitorsWithOpenIncidents(_ ids: [Int64]) throws -> [(MonitorRecord, [IncidentRecord])] {
+    /// Monitors by id in the given order (deleted ones drop out), with only
+    /// what a public status page draws (`PublicMonitorRow`), and their open
+    /// incidents: what a status page lists.
+    public func publicMonitorsWithOpenIncidents(_ ids: [Int64]) throws -> [(PublicMonitorRow, [IncidentRecord])] {
         let (found, open) = try database.read { c in
-            (try BatchReads.monitors(c, ids: ids), try BatchReads.openIncidents(c, monitorIDs: ids))
+            (try BatchReads.publicMonitors(c, ids: ids), try BatchReads.openIncidents(c, monitorIDs: ids))
         }
         return ids.compactMap { id in found[id].map { ($0, open[id] ?? []) } }
     }
