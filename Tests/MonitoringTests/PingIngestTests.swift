@@ -27,7 +27,12 @@ import Glibc
             var template = Array("/tmp/pingtxt-pings-XXXXXX".utf8CString)
             dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
             db = try engine.open(in: dir, readers: 2)
-            service = MonitoringService(database: db, settings: MonitoringSettings())
+            // The retention pass runs at start on its own thread; on a busy
+            // machine it can reach the ping rows while a test is writing them
+            // and keep only the last 100 (seen in CI: a count below 320).
+            var settings = MonitoringSettings()
+            settings.retention.pingsKept = 100_000
+            service = MonitoringService(database: db, settings: settings)
             try service.start()
         }
         deinit {
