@@ -35,7 +35,7 @@ public enum Time {
         let c = civil(seconds)
         guard (0...9999).contains(c.year) else { return wide(c) }
         return String(unsafeUninitializedCapacity: 20) { b in
-            digits(c.year, 4, b, 0); b[4] = 45; digits(c.month, 2, b, 5); b[7] = 45; digits(c.day, 2, b, 8)
+            writeDate(c, b)
             b[10] = 84; digits(c.hour, 2, b, 11); b[13] = 58; digits(c.minute, 2, b, 14); b[16] = 58
             digits(c.second, 2, b, 17); b[19] = 90
             return 20
@@ -48,9 +48,15 @@ public enum Time {
         let c = civil(seconds)
         guard (0...9999).contains(c.year) else { return String(wide(c).prefix(while: { $0 != "T" })) }
         return String(unsafeUninitializedCapacity: 10) { b in
-            digits(c.year, 4, b, 0); b[4] = 45; digits(c.month, 2, b, 5); b[7] = 45; digits(c.day, 2, b, 8)
+            writeDate(c, b)
             return 10
         }
+    }
+
+    /// `YYYY-MM-DD` into the first ten bytes of `b` (a year of 0–9999).
+    private static func writeDate(_ c: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int),
+                                  _ b: UnsafeMutableBufferPointer<UInt8>) {
+        digits(c.year, 4, b, 0); b[4] = 45; digits(c.month, 2, b, 5); b[7] = 45; digits(c.day, 2, b, 8)
     }
 
     /// The UTC calendar fields of `seconds`.

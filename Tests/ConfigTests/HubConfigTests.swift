@@ -20,6 +20,18 @@ private func writeTemp(_ text: String) -> String {
 }
 
 @Suite struct HubConfigTests {
+    /// `[status_pages] cache_seconds`: 0 turns the kept copies off, the
+    /// range is 0–300 from the file and the environment alike.
+    @Test func statusPageCacheSecondsIsRangeChecked() throws {
+        #expect(try HubConfig.load(text: nil).statusPages.cacheSeconds == 10)
+        #expect(try HubConfig.load(text: "[status_pages]\ncache_seconds = 0").statusPages.cacheSeconds == 0)
+        #expect(try HubConfig.load(text: nil, environment: ["PINGTXT_STATUS_PAGES_CACHE_SECONDS": "300"])
+            .statusPages.cacheSeconds == 300)
+        #expect(issues("[status_pages]\ncache_seconds = 301").map(\.key) == ["status_pages.cache_seconds"])
+        #expect(issues(nil, env: ["PINGTXT_STATUS_PAGES_CACHE_SECONDS": "-1"]).map(\.key) == ["status_pages.cache_seconds"])
+        #expect(issues("[status_pages]\ncache_seconds = \"10\"").map(\.key) == ["status_pages.cache_seconds"])
+    }
+
     @Test func defaultsWithNoFile() throws {
         let config = try HubConfig.load(path: nil, environment: [:])
         #expect(config == HubConfig())

@@ -29,8 +29,7 @@ final class StatusPageCache: @unchecked Sendable {
         var builtAt: UInt64
     }
 
-    /// Seconds a built page is served; 0 builds every request.
-    let lifetimeSeconds: Int
+    /// Nanoseconds a built page is served; 0 builds every request.
     private let lifetime: UInt64
     private let sweepAfter: UInt64
     private let clock: @Sendable () -> UInt64
@@ -41,13 +40,12 @@ final class StatusPageCache: @unchecked Sendable {
 
     /// `clock` gives monotonic nanoseconds (injected so tests step it).
     init(lifetimeSeconds: Int, clock: @escaping @Sendable () -> UInt64 = { Time.monotonicNanos() }) {
-        self.lifetimeSeconds = max(0, lifetimeSeconds)
-        lifetime = UInt64(self.lifetimeSeconds) * 1_000_000_000
+        lifetime = UInt64(max(0, lifetimeSeconds)) * 1_000_000_000
         sweepAfter = max(lifetime * 6, 60_000_000_000)
         self.clock = clock
     }
 
-    /// Keys in memory, for tests and the operations doc's arithmetic.
+    /// Keys in memory (for tests).
     var count: Int {
         condition.lock()
         defer { condition.unlock() }

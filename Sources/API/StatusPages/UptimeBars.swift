@@ -49,7 +49,7 @@ enum UptimeBars {
 
     /// `99.95%`, `100%`, `0%`: two decimals, trailing zeros dropped.
     static func percent(_ value: Double) -> String {
-        let hundredths = Int((value * 100).rounded())
+        let hundredths = hundredths(value)
         let whole = hundredths / 100, frac = hundredths % 100
         if frac == 0 { return "\(whole)%" }
         if frac % 10 == 0 { return "\(whole).\(frac / 10)%" }
@@ -74,14 +74,17 @@ enum UptimeBars {
     /// than building a string per day (90 strings per monitor were 8 % of a
     /// 1,000-monitor page).
     static func readingKey(_ day: DayBar) -> Int {
-        switch day.level {
-        case .noData: -1
-        case .maintenance: -2
-        case .operational: Int(((day.uptime ?? 0) * 100).rounded()) * 4
-        case .partial: Int(((day.uptime ?? 0) * 100).rounded()) * 4 + 1
-        case .major: Int(((day.uptime ?? 0) * 100).rounded()) * 4 + 2
+        guard let uptime = day.uptime else { return day.level == .maintenance ? -2 : -1 }
+        let band = switch day.level {
+        case .operational: 0
+        case .partial: 1
+        default: 2
         }
+        return hundredths(uptime) * 4 + band
     }
+
+    /// The uptime `percent` prints, in hundredths of a percent.
+    static func hundredths(_ value: Double) -> Int { Int((value * 100).rounded()) }
 
     /// Consecutive days with the same reading and level: (first index, count).
     static func runs(_ days: [DayBar]) -> [(start: Int, count: Int)] {
