@@ -86,7 +86,13 @@ import TestSupport
         // Down: the incident page shows where the chain stands.
         target.setStatus(503)
         _ = try expectJSON(try hub.call("POST", "/api/monitors/\(mid)/check", token: token))
-        let incidents = try b.get("/incidents")
+        // Step 1 is written by the escalation worker after the check returns,
+        // so the page is read until it shows (under a loaded suite it can lag).
+        var incidents = try b.get("/incidents")
+        try Pages.waitUntil("step 1 on the incidents page") {
+            incidents = try b.get("/incidents")
+            return incidents.text.contains("step 1 sent, next step due ")
+        }
         #expect(incidents.text.contains("<th scope=\"col\">Escalation</th>"))
         #expect(incidents.text.contains("step 1 sent, next step due "), "\(Pages.between(incidents.text, "<tbody>", "</tbody>") ?? "")")
 
