@@ -172,7 +172,7 @@ run_config() {
     [[ $engine == postgres ]] && hdr+=$(printf ' | %7s' 'pg CPU%')
     say "$hdr  loadavg"
     T0=$(now)
-    PG0=0; [[ $engine == postgres ]] && PG0=$(pg_cpu_ticks)
+    PG0=0; [[ $engine == postgres ]] && PG0=$(pg_cpu_ticks) && pg_stat_reset "$db"
     for ((i = 1; i <= nhubs; i++)); do
         m=$(metrics "$i"); K0[i]=$(cpu_ticks "${PID[i]}"); N0[i]=$(metric_value pingtxt_checks_total <<<"$m")
         NP[i]=${N0[i]} KP[i]=${K0[i]} RMAX[i]=0 RSUM[i]=0
@@ -237,6 +237,10 @@ run_config() {
     if (( nhubs > 1 )); then
         say "$cfg total: $total_rate checks/s (expected $(num %.1f "$MONITORS / $INTERVAL"); both hubs checking everything would be $(num %.1f "$nhubs * $MONITORS / $INTERVAL")), hub CPU sum $total_cpu %"
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$cfg" "sum" "$total_rate" "$total_cpu" "$(num %.0f "($total_rate > 0) ? 1e4 * $total_cpu / $total_rate : 0")" - - - "$pgcpu" - >>"$SUMMARY"
+    fi
+    if [[ $engine == postgres && ${PG_STATS:-0} == 1 ]]; then
+        say "$cfg statements over the window (calls, total, mean, rows):"
+        pg_stat_top "$db" 12 | sed 's/^/  /' | tee -a "$OUT"
     fi
     [[ $engine == postgres ]] && say "$cfg PostgreSQL server CPU over the window: $pgcpu % of one core ($(pg_psql "$db" 'SELECT count(*) FROM check_results') check_results rows)"
     # HOT updates rewrite a row in its own page without touching the

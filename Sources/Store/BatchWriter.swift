@@ -15,10 +15,14 @@ import func Glibc.usleep
 /// `perform` returns only after the commit: what it wrote survives a crash.
 public final class BatchWriter: Sendable {
     private final class Item: Sendable {
-        // `run` is set once at creation; `error` is written by the writer
-        // thread before `done.post()` and read by the waiter after `done.wait()`
-        // (the semaphore orders them; the mutex makes that checkable).
-        let run: @Sendable (Connection) throws -> Void
+        // `run` (or `group` with `value`) is set once at creation; `error` is
+        // written by the writer thread before `done.post()` and read by the
+        // waiter after `done.wait()` (the semaphore orders them; the mutex
+        // makes that checkable).
+        let run: (@Sendable (Connection) throws -> Void)?
+        /// A value of a `WriteGroup`, run together with its neighbours.
+        let group: (any GroupRunner)?
+        let value: (any Sendable)?
         private let failure = Mutex<(any Error)?>(nil)
         var error: (any Error)? {
             get { failure.withLock { $0 } }
@@ -29,11 +33,26 @@ public final class BatchWriter: Sendable {
         init(run: @escaping @Sendable (Connection) throws -> Void, waits: Bool,
              completion: (@Sendable ((any Error)?) -> Void)? = nil) {
             self.run = run
+            (group, value) = (nil, nil)
             done = waits ? Semaphore() : nil
             self.completion = completion
         }
+        init(value: any Sendable, group: any GroupRunner) {
+            (run, done, completion) = (nil, nil, nil)
+            (self.value, self.group) = (value, group)
+        }
         /// Someone is waiting for this write: the batch commits without gathering.
         var awaited: Bool { done != nil || completion != nil }
+        /// This write by itself (the savepoint redo of a failed batch).
+        func runAlone(_ c: Connection) throws {
+            if let group, let value { try group.runAll(c, [value]) } else { try run?(c) }
+        }
+    }
+
+    /// What the writer sees of a `WriteGroup`: its body, with the values
+    /// still type-erased.
+    protocol GroupRunner: AnyObject, Sendable {
+        func runAll(_ c: Connection, _ values: [any Sendable]) throws
     }
 
     private struct State {
@@ -86,6 +105,15 @@ public final class BatchWriter: Sendable {
                        completion: @escaping @Sendable ((any Error)?) -> Void) {
         if !enqueue(Item(run: body, waits: false, completion: completion)) {
             completion(StoreError.misuse("the batch writer is stopped"))
+        }
+    }
+
+    /// Queues `value` of `group` without waiting; an error is logged. The
+    /// writer hands each run of consecutive values of one group in a batch
+    /// to its body at once (see `WriteGroup`).
+    public func submit<Value: Sendable>(_ value: Value, to group: WriteGroup<Value>) {
+        if !enqueue(Item(value: value, group: group)) {
+            Log.shared.error("batch writer stopped; a write was dropped")
         }
     }
 
@@ -183,9 +211,7 @@ public final class BatchWriter: Sendable {
         do {
             // Optimistic: all writes in one plain transaction. Savepoints cost
             // two statements per write, and writes almost never fail.
-            try write { c in
-                for item in batch { try item.run(c) }
-            }
+            try write { c in try Self.runInOrder(batch, on: c) }
             committed.wrappingAdd(batch.count, ordering: .relaxed)
             batches.wrappingAdd(1, ordering: .relaxed)
         } catch {
@@ -205,6 +231,23 @@ public final class BatchWriter: Sendable {
         }
     }
 
+    /// Every write of the batch in arrival order, a run of consecutive
+    /// values of one group in one call of its body.
+    private static func runInOrder(_ batch: [Item], on c: Connection) throws {
+        var i = 0
+        while i < batch.count {
+            guard let group = batch[i].group else {
+                try batch[i].run?(c)
+                i += 1
+                continue
+            }
+            var end = i + 1
+            while end < batch.count, batch[end].group === group { end += 1 }
+            try group.runAll(c, batch[i..<end].compactMap(\.value))
+            i = end
+        }
+    }
+
     private func write(_ body: (Connection) throws -> Void) throws {
         if let lane { try database.write(lane: lane, body) } else { try database.write(body) }
     }
@@ -216,7 +259,7 @@ public final class BatchWriter: Sendable {
                     item.error = nil
                     try c.execute("SAVEPOINT item")
                     do {
-                        try item.run(c)
+                        try item.runAlone(c)
                         try c.execute("RELEASE item")
                     } catch {
                         item.error = error

@@ -90,8 +90,10 @@ public final class MonitoringService: Sendable {
         // pieces built above, never the service itself, so nothing has to be
         // completed once `self` exists.
         let (registry, executor, writer, recorder, checksRun) = (registry, executor, writer, self.recorder, checksRun)
+        // Scheduled checks' results are written in groups (`applyMany`).
+        let results = WriteGroup<ResultRecorder.Recorded> { c, group in try recorder.applyMany(group, on: c) }
         scheduler = Scheduler(maxConcurrent: settings.maxConcurrent) { run, scheduler in
-            Self.dispatch(run, scheduler: scheduler, registry: registry, executor: executor, writer: writer, recorder: recorder,
+            Self.dispatch(run, scheduler: scheduler, registry: registry, executor: executor, writer: writer, results: results,
                           checksRun: checksRun)
         }
         let (database, location) = (database, settings.location)
@@ -177,7 +179,7 @@ public final class MonitoringService: Sendable {
     }
 
     static func dispatch(_ run: ScheduledRun, scheduler: Scheduler, registry: MonitorRegistry, executor: CheckExecutor,
-                         writer: BatchWriter, recorder: ResultRecorder, checksRun: Counter) {
+                         writer: BatchWriter, results: WriteGroup<ResultRecorder.Recorded>, checksRun: Counter) {
         guard let entry = registry.get(run.id) else {
             scheduler.finished(id: run.id)
             return
@@ -188,7 +190,7 @@ public final class MonitoringService: Sendable {
         // check starts (the ones due meanwhile run late, not never).
         writer.waitForRoom()
         executor.run(config) { result in
-            writer.submit { c in try recorder.apply(.result(result), monitorID: run.id, on: c, config: config, returning: false) }
+            writer.submit(ResultRecorder.Recorded(monitorID: run.id, result: result, config: config), to: results)
             scheduler.finished(id: run.id)
         }
     }

@@ -113,11 +113,21 @@ public struct ResultRecorder: Sendable {
     private func store(_ r: CheckResult, config: MonitorConfig, record: Monitors.StateRow, inMaintenance: Bool,
                        on c: Connection) throws -> Monitors.LastCheck? {
         let status = Self.resultStatus(r, degradedAfterMs: config.degradedAfterMs)
-        try CheckResults.insert(c, CheckResultRecord(
-            monitorID: record.id, atMs: r.atMs ?? r.at * 1000, location: r.location, status: status,
-            latencyMs: r.latencyMs.map(Int64.init), statusCode: r.statusCode.map(Int64.init), error: r.error,
-            inMaintenance: inMaintenance, packetLoss: r.packetLoss))
-        guard (record.lastAt ?? 0) <= r.at else { return nil }
+        try CheckResults.insert(c, Self.row(r, monitorID: record.id, status: status, inMaintenance: inMaintenance))
+        return Self.lastCheck(r, status: status, after: record.lastAt)
+    }
+
+    /// The stored row of a result.
+    static func row(_ r: CheckResult, monitorID: Int64, status: String, inMaintenance: Bool) -> CheckResultRecord {
+        CheckResultRecord(monitorID: monitorID, atMs: r.atMs ?? r.at * 1000, location: r.location, status: status,
+                          latencyMs: r.latencyMs.map(Int64.init), statusCode: r.statusCode.map(Int64.init), error: r.error,
+                          inMaintenance: inMaintenance, packetLoss: r.packetLoss)
+    }
+
+    /// The monitor's last-check columns after `r`, or nil when `r` is older
+    /// than the last check stored (`lastAt`): a late upload.
+    static func lastCheck(_ r: CheckResult, status: String, after lastAt: Int64?) -> Monitors.LastCheck? {
+        guard (lastAt ?? 0) <= r.at else { return nil }
         return Monitors.LastCheck(at: r.at, location: r.location, status: status, latencyMs: r.latencyMs.map(Int64.init),
                                   statusCode: r.statusCode.map(Int64.init), error: r.error, certNotAfter: r.certNotAfter,
                                   packetLoss: r.packetLoss)
