@@ -177,4 +177,79 @@ private func routeError(_ router: Router, _ method: String, _ path: String) -> H
         let r = Router { _ in }
         #expect(routeError(r, "GET", "/")?.status == 404)
     }
+
+    /// The tree walk picks what a scan of every route in registration order
+    /// picks (the highest score, the first registered on a tie, else 405
+    /// with the methods of every matching pattern, else 404), on random
+    /// tables and paths over a small alphabet so that they collide a lot.
+    @Test func treeAgreesWithAScanOfEveryRoute() throws {
+        var seed: UInt64 = 0x5EED
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        let words = ["a", "me"]
+        let methods = ["GET", "POST", "PATCH"]
+        for _ in 0..<200 {
+            var table: [(method: String, pattern: String)] = []
+            for _ in 0..<(1 + next(16)) {
+                let segments = (0..<next(4)).map { i in next(3) == 0 ? "{p\(i)}" : words[next(words.count)] }
+                table.append((methods[next(methods.count)], "/" + segments.joined(separator: "/")))
+            }
+            let router = Router { r in
+                for (i, route) in table.enumerated() { r.add(route.method, route.pattern, .pool, ok("\(i)")) }
+            }
+            for _ in 0..<40 {
+                let path = "/" + (0..<next(4)).map { _ in next(6) == 0 ? "" : words[next(words.count)] }
+                    .joined(separator: "/")
+                let method = next(5) == 0 ? "HEAD" : methods[next(methods.count)]
+                let expected = Self.scan(table, method: method, path: path)
+                do {
+                    let m = try router.match(method: method, path: path)
+                    #expect(expected.pattern == m.pattern && expected.parameters == m.parameters,
+                            "\(method) \(path) in \(table)")
+                } catch {
+                    #expect(expected.pattern == nil && expected.status == error.status
+                            && expected.allow == error.headers["Allow"], "\(method) \(path) in \(table)")
+                }
+            }
+        }
+    }
+
+    /// The reference: every route in order, literal segments counted.
+    static func scan(_ table: [(method: String, pattern: String)], method: String, path: String)
+        -> (pattern: String?, parameters: [String: String], status: Int, allow: String?) {
+        func split(_ p: String) -> [String] {
+            let s = p.hasPrefix("/") ? String(p.dropFirst()) : p
+            return s.isEmpty ? [] : s.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        }
+        let parts = split(path)
+        var best: (pattern: String, parameters: [String: String], score: Int)?
+        var allowed: Set<String> = []
+        for route in table {
+            let segs = split(route.pattern)
+            guard segs.count == parts.count else { continue }
+            var score = 0, params: [String: String] = [:], fits = true
+            for (seg, part) in zip(segs, parts) {
+                if seg.hasPrefix("{") {
+                    if part.isEmpty { fits = false; break }
+                    params[String(seg.dropFirst().dropLast())] = part
+                } else if seg == part {
+                    score += 1
+                } else {
+                    fits = false
+                    break
+                }
+            }
+            guard fits else { continue }
+            allowed.insert(route.method)
+            if route.method == method || (method == "HEAD" && route.method == "GET"), best == nil || score > best!.score {
+                best = (route.pattern, params, score)
+            }
+        }
+        if let best { return (best.pattern, best.parameters, 200, nil) }
+        if allowed.isEmpty { return (nil, [:], 404, nil) }
+        if allowed.contains("GET") { allowed.insert("HEAD") }
+        return (nil, [:], 405, allowed.sorted().joined(separator: ", "))
+    }
 }

@@ -51,9 +51,11 @@ public final class Router: Sendable {
     /// under (nil: the route does its own checking, e.g. the web pages).
     /// The API's route-table test walks this.
     public let described: [RouteDescription]
-    /// Routes without parameters by "METHOD path": the common hit (`/healthz`,
-    /// `/api/me`) is one hash lookup instead of a scan of every pattern.
-    private let exact: [String: RouteMatch]
+    /// Routes without parameters by path, then method: the common hit
+    /// (`/healthz`, `/api/me`) is two hash lookups and no allocation.
+    private let exact: [String: [String: RouteMatch]]
+    /// Every route, walked by segment (see `RouteTrie`).
+    private let trie: RouteTrie
 
     /// Builds a router from a configuration closure; routes are fixed after.
     public init(_ build: (inout RouteTable) -> Void) {
@@ -62,37 +64,40 @@ public final class Router: Sendable {
         routes = table.entries.map { Route(method: $0.method, pattern: RoutePattern($0.path),
                                            execution: $0.execution, handler: $0.handler) }
         described = table.entries.map { RouteDescription(method: $0.method, path: $0.path, access: $0.access) }
-        var exact: [String: RouteMatch] = [:]
-        for route in routes where !route.pattern.hasParameters {
-            let key = "\(route.method) \(route.pattern.text)"
-            if exact[key] == nil {
-                exact[key] = RouteMatch(pattern: route.pattern.text, execution: route.execution, parameters: [:],
-                                        handler: route.handler)
-            }
+        var exact: [String: [String: RouteMatch]] = [:]
+        var trie = RouteTrie()
+        for (i, route) in routes.enumerated() {
+            trie.insert(route.pattern, index: i)
+            guard !route.pattern.hasParameters, exact[route.pattern.text]?[route.method] == nil else { continue }
+            exact[route.pattern.text, default: [:]][route.method] = RouteMatch(
+                pattern: route.pattern.text, execution: route.execution, parameters: [:], handler: route.handler)
         }
         self.exact = exact
+        self.trie = trie
     }
 
     /// Finds the handler for a method and raw path, or throws `404`/`405`.
     public func match(method: String, path: String) throws(HTTPError) -> RouteMatch {
-        if let hit = exact["\(method) \(path)"] ?? (method == "HEAD" ? exact["GET \(path)"] : nil) {
+        if let byMethod = exact[path], let hit = byMethod[method] ?? (method == "HEAD" ? byMethod["GET"] : nil) {
             return hit
         }
         let segments = RoutePattern.split(path)
-        var best: (route: Route, params: [String: String], score: Int)?
-        var allowed: Set<String> = []
-        for route in routes {
-            guard let (params, score) = route.pattern.match(segments) else { continue }
-            allowed.insert(route.method)
-            let methodFits = route.method == method || (method == "HEAD" && route.method == "GET")
-            if methodFits, best == nil || score > best!.score {
-                best = (route, params, score)
-            }
+        let found = trie.matches(segments)
+        // The highest score, then the first registered (the order a scan of
+        // every route in registration order would pick).
+        var best: (route: Int, score: Int)?
+        for (i, score) in found {
+            let m = routes[i].method
+            guard m == method || (method == "HEAD" && m == "GET") else { continue }
+            if let b = best, b.score > score || (b.score == score && b.route < i) { continue }
+            best = (i, score)
         }
-        if let best {
-            return RouteMatch(pattern: best.route.pattern.text, execution: best.route.execution,
-                              parameters: best.params, handler: best.route.handler)
+        if let best, let params = routes[best.route].pattern.match(segments)?.0 {
+            let route = routes[best.route]
+            return RouteMatch(pattern: route.pattern.text, execution: route.execution, parameters: params,
+                              handler: route.handler)
         }
+        var allowed = Set(found.map { routes[$0.route].method })
         if allowed.isEmpty { throw HTTPError.notFound("No route for \(path).") }
         if allowed.contains("GET") { allowed.insert("HEAD") }
         let allow = allowed.sorted().joined(separator: ", ")
