@@ -35,11 +35,7 @@ struct AgentAccess: Sendable {
 
     /// The bearer token of the Authorization header, if that is its scheme.
     static func bearer(_ request: HTTPRequest) -> String? {
-        guard let header = request.headers["Authorization"] else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingSpaces()
-        return token.isEmpty ? nil : token
+        request.headers["Authorization"].flatMap(BearerCredentials.token)
     }
 
     /// `User-Agent: pingtxt-agent/<version>` → the version (at most 64 bytes).

@@ -24,11 +24,12 @@ public final class Authenticator: Sendable {
         guard let authorization, !authorization.isEmpty else {
             throw .unauthenticated("This endpoint needs a bearer token.")
         }
-        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw .unauthenticated("Use the Authorization: Bearer <token> scheme.")
+        guard let token = BearerCredentials.token(authorization) else {
+            throw .unauthenticated(BearerCredentials.isBearer(authorization)
+                ? "The token is malformed or of a kind this endpoint does not take."
+                : "Use the Authorization: Bearer <token> scheme.")
         }
-        return try authenticate(bearer: String(parts[1]).trimmingSpaces())
+        return try authenticate(bearer: token)
     }
 
     public func authenticate(bearer token: String) throws(AuthError) -> Principal {

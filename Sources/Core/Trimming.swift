@@ -14,9 +14,22 @@ extension StringProtocol {
     }
 
     private func trimming(_ drop: (Character) -> Bool) -> String {
+        // Most text has nothing to trim: two byte looks settle it, without
+        // walking Characters (grapheme breaking) at all. Every Character
+        // dropped is ASCII white space, so it starts and ends with such a
+        // byte; a text whose first and last bytes are not has nothing to
+        // drop at either end.
+        let untouched = utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.isEmpty || (!Self.mayTrim(bytes[0]) && !Self.mayTrim(bytes[bytes.count - 1]))
+        }
+        if untouched == true { return String(self) }
         var s = self[...]
         while let f = s.first, drop(f) { s = s.dropFirst() }
         while let l = s.last, drop(l) { s = s.dropLast() }
         return String(s)
+    }
+
+    private static func mayTrim(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
     }
 }

@@ -60,7 +60,7 @@ struct RouteTrie: Sendable {
             return
         }
         let part = segments[depth]
-        if let next = node.literals[String(part)] { walk(next, segments, depth + 1, score + 1, &out) }
+        if !node.literals.isEmpty, let next = node.literals[String(part)] { walk(next, segments, depth + 1, score + 1, &out) }
         // A parameter takes any segment but an empty one (`/a//b`).
         if let next = node.parameter, !part.isEmpty { walk(next, segments, depth + 1, score, &out) }
     }
