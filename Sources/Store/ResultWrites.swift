@@ -53,25 +53,52 @@ public enum ResultWrites {
         try c.executeDeferred(SQL.insertPostgres, columns.map(\.literal))
     }
 
-    /// One monitor's new state and last check, its status columns unchanged.
+    /// One monitor's new state and last check, and its new status when the
+    /// result changed it (nil: the status columns stay as they are).
     public struct LastUpdate: Sendable {
         public var id: Int64
         public var state: String
         public var last: Monitors.LastCheck
-        public init(id: Int64, state: String, last: Monitors.LastCheck) {
-            (self.id, self.state, self.last) = (id, state, last)
+        public var status: (name: String, since: Int64)?
+        public init(id: Int64, state: String, last: Monitors.LastCheck, status: (name: String, since: Int64)? = nil) {
+            (self.id, self.state, self.last, self.status) = (id, state, last, status)
         }
     }
 
-    /// Updates each monitor's state and last check. At most one update per
-    /// monitor: PostgreSQL's UPDATE … FROM applies one of several matching
-    /// rows, and which one is not defined.
+    /// Updates each monitor's state and last check (and status, where it
+    /// changed). At most one update per monitor: PostgreSQL's UPDATE … FROM
+    /// applies one of several matching rows, and which one is not defined.
+    /// The status columns are set only where they change: SQLite rewrites
+    /// every index on a column an UPDATE names, even to the same value.
     public static func update(_ c: Connection, _ updates: [LastUpdate]) throws(StoreError) {
         guard !updates.isEmpty else { return }
         guard c.engine == .postgres, updates.count > 1 else {
-            for u in updates { try Monitors.updateState(c, id: u.id, state: u.state, last: u.last) }
+            for u in updates {
+                if let status = u.status {
+                    try Monitors.updateState(c, id: u.id, status: status.name, statusSince: status.since, state: u.state,
+                                             paused: false, last: u.last)
+                } else {
+                    try Monitors.updateState(c, id: u.id, state: u.state, last: u.last)
+                }
+            }
             return
         }
+        let changed = updates.filter { $0.status != nil }
+        if !changed.isEmpty {
+            var names = PostgresArray(capacity: changed.count * 8)
+            var since = PostgresArray(capacity: changed.count * 12)
+            for u in changed {
+                names.append(u.status?.name)
+                since.append(u.status?.since)
+            }
+            try c.executeDeferred(SQL.updateStatusPostgres, bulkLast(changed) + [names.literal, since.literal])
+        }
+        let steady = updates.filter { $0.status == nil }
+        if !steady.isEmpty { try c.executeDeferred(SQL.updatePostgres, bulkLast(steady)) }
+    }
+
+    /// The ten array parameters of `SQL.updatePostgres`.
+    private static func bulkLast(_ updates: [LastUpdate]) -> [SQLValue] {
         var columns = (0..<10).map { _ in PostgresArray(capacity: updates.count * 16) }
         for u in updates {
             columns[0].append(u.id)
@@ -85,7 +112,7 @@ public enum ResultWrites {
             columns[8].append(u.last.packetLoss)
             columns[9].append(u.last.certNotAfter)
         }
-        try c.executeDeferred(SQL.updatePostgres, columns.map(\.literal))
+        return columns.map(\.literal)
     }
 
     enum SQL {
@@ -112,6 +139,21 @@ public enum ResultWrites {
                 CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS DOUBLE PRECISION[]), CAST(? AS BIGINT[]))
                 AS v(id, state, last_at, last_location, last_status, last_latency_ms, last_status_code, last_error,
                      last_packet_loss, cert_not_after)
+            WHERE m.id = v.id
+            """
+        /// `updatePostgres` with the status and its start too (`paused`
+        /// stays: a paused monitor's result is never quiet).
+        static let updateStatusPostgres = """
+            UPDATE monitors AS m SET status = v.status, status_since = v.status_since, state = v.state,
+                last_at = v.last_at, last_location = v.last_location,
+                last_status = v.last_status, last_latency_ms = v.last_latency_ms, last_status_code = v.last_status_code,
+                last_error = v.last_error, last_packet_loss = v.last_packet_loss,
+                cert_not_after = coalesce(v.cert_not_after, m.cert_not_after)
+            FROM unnest(CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]),
+                CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS DOUBLE PRECISION[]), CAST(? AS BIGINT[]),
+                CAST(? AS TEXT[]), CAST(? AS BIGINT[]))
+                AS v(id, state, last_at, last_location, last_status, last_latency_ms, last_status_code, last_error,
+                     last_packet_loss, cert_not_after, status, status_since)
             WHERE m.id = v.id
             """
     }

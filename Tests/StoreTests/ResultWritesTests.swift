@@ -33,7 +33,8 @@ import TestSupport
                 id: id, state: "{\"s\":\"\(i)\"}" + (text ?? ""),
                 last: Monitors.LastCheck(at: 5 + Int64(i), location: text ?? "hub", status: "up",
                                          latencyMs: i % 3 == 0 ? nil : Int64(i), statusCode: 200, error: text,
-                                         certNotAfter: i == 2 ? 99 : nil, packetLoss: i % 4 == 0 ? nil : 0.125)))
+                                         certNotAfter: i == 2 ? 99 : nil, packetLoss: i % 4 == 0 ? nil : 0.125),
+                status: i % 2 == 0 ? ("up", 7_000 + Int64(i)) : nil))
         }
         try db.write { c in
             let locked = try ResultWrites.statesForUpdate(c, ids: ids + [ids[0], 999_999])
@@ -61,7 +62,11 @@ import TestSupport
             #expect(m.lastLatencyMs == u.last.latencyMs && m.lastStatusCode == 200 && m.lastError == u.last.error)
             #expect(m.lastPacketLoss == u.last.packetLoss)
             #expect(m.certNotAfter == (i == 2 ? 99 : nil))
-            #expect(m.status == "pending", "status columns untouched")
+            if i % 2 == 0 {
+                #expect(m.status == "up" && m.statusSince == 7_000 + Int64(i))
+            } else {
+                #expect(m.status == "pending" && m.statusSince == 1, "status columns untouched")
+            }
         }
     }
 }

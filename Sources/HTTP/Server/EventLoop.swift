@@ -146,7 +146,15 @@ final class EventLoop {
             if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) { closeConnection(conn) }
             return
         }
-        guard case .reading = conn.state else { return }
+        guard case .reading = conn.state else {
+            // Input while a handler runs (a pipelined request, or the
+            // peer's FIN): stop reading until the answer is written, which
+            // turns reading on again. Done here, when it happens, rather
+            // than at every hand-off: two epoll_ctl calls per request for
+            // what clients almost never do.
+            if case .waiting = conn.state { setInterest(conn, 0) }
+            return
+        }
         let n = readBuffer.withUnsafeMutableBytes { read(conn.fd, $0.baseAddress, $0.count) }
         if n > 0 {
             if conn.parser.isAtRequestBoundary && conn.head == nil { conn.requestStartedAt = now }
@@ -218,7 +226,6 @@ final class EventLoop {
         if case .deferred(let handler) = match.handler {
             // Answered later from another thread, through the mailbox like a
             // pool handler's answer; the loop does not wait.
-            setInterest(conn, 0)
             context.metrics.inFlight.wrappingAdd(1, ordering: .relaxed)
             let id = conn.id
             let mailbox = self.mailbox
@@ -232,8 +239,8 @@ final class EventLoop {
             complete(conn, context.run(match, request), route: match.pattern)
             return
         }
-        // Stop reading while the handler runs: pipelined requests wait in the socket.
-        setInterest(conn, 0)
+        // Reading stops while the handler runs, should more input arrive
+        // (`readAvailable`): pipelined requests wait in the socket.
         context.metrics.inFlight.wrappingAdd(1, ordering: .relaxed)
         let id = conn.id
         let context = self.context

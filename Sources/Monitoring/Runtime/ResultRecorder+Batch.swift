@@ -18,12 +18,13 @@ extension ResultRecorder {
     /// PostgreSQL the per-result statements, each a round trip and a
     /// parse-bind-execute on the server, were most of the cost of a check.
     ///
-    /// The monitors' rows are read and locked once. A result that changes no
-    /// state (the state machine gives no effect and the status, its start
-    /// and `paused` stay: a steady monitor's check) only queues its row and
-    /// the monitor's new state; any other result, and every result of a
-    /// monitor in a dependency, goes through `apply` after the queued ones
-    /// are written, so it sees exactly what it would have seen one by one
+    /// The monitors' rows are read and locked once. A quiet result only
+    /// queues its row and the monitor's new state: one whose only effect is
+    /// the status itself (a steady monitor's check; a new monitor's first
+    /// result, pending → up, which alerts nobody) — `apply` would write
+    /// nothing else for it. Any other result, and every result of a monitor
+    /// in a dependency, goes through `apply` after the queued ones are
+    /// written, so it sees exactly what it would have seen one by one
     /// (including `check_results` ids in arrival order, which dependencies
     /// compare).
     public func applyMany(_ group: [Recorded], on c: Connection) throws {
@@ -38,9 +39,13 @@ extension ResultRecorder {
             guard let row = rows[id] else { continue }   // deleted meanwhile: `apply` skips it too
             if let quiet = quietStep(item, row: row) {
                 pending.results.append(quiet.result)
-                pending.update(ResultWrites.LastUpdate(id: id, state: quiet.state, last: quiet.last))
-                rows[id]?.state = quiet.state
-                rows[id]?.lastAt = quiet.last.at
+                pending.update(quiet.update)
+                rows[id]?.state = quiet.update.state
+                rows[id]?.lastAt = quiet.update.last.at
+                if let status = quiet.update.status {
+                    rows[id]?.status = status.name
+                    rows[id]?.statusSince = status.since
+                }
             } else {
                 try pending.write(on: c)
                 try apply(.result(item.result), monitorID: id, on: c, config: item.config, returning: false)
@@ -50,9 +55,9 @@ extension ResultRecorder {
         try pending.write(on: c)
     }
 
-    /// What a result that changes no state writes; nil when it needs `apply`.
+    /// What a quiet result writes; nil when it needs `apply`.
     private func quietStep(_ item: Recorded, row: Monitors.StateRow)
-        -> (result: CheckResultRecord, state: String, last: Monitors.LastCheck)? {
+        -> (result: CheckResultRecord, update: ResultWrites.LastUpdate)? {
         // Dependencies settle holds after every result of a parent or child;
         // a paused monitor's result is `apply`'s to ignore.
         guard !row.hasParents, !row.hasChildren, !row.paused else { return nil }
@@ -64,9 +69,15 @@ extension ResultRecorder {
                                               since: row.statusSince)
         let (next, effects) = StateMachine.apply(.result(r), to: state, policy: policy(item.config),
                                                  inMaintenance: inMaintenance)
-        guard effects.isEmpty, next.status.rawValue == row.status, next.statusSince == row.statusSince else { return nil }
-        return (Self.row(r, monitorID: item.monitorID, status: status, inMaintenance: inMaintenance),
-                MonitorStateCoding.encode(next), last)
+        // `apply` writes nothing for `statusChanged` but the new status
+        // columns; any other effect is an incident, a timeline entry or an
+        // event, and goes through it.
+        guard effects.allSatisfy({ if case .statusChanged = $0 { true } else { false } }) else { return nil }
+        var update = ResultWrites.LastUpdate(id: item.monitorID, state: MonitorStateCoding.encode(next), last: last)
+        if next.status.rawValue != row.status || next.statusSince != row.statusSince {
+            update.status = (next.status.rawValue, next.statusSince)
+        }
+        return (Self.row(r, monitorID: item.monitorID, status: status, inMaintenance: inMaintenance), update)
     }
 
     /// Quiet results not written yet: their rows in arrival order, and the
@@ -78,7 +89,11 @@ extension ResultRecorder {
 
         mutating func update(_ u: ResultWrites.LastUpdate) {
             if let i = position[u.id] {
-                updates[i] = u
+                // A status set earlier in the group is still the status
+                // (a later quiet step that changed none left it).
+                var merged = u
+                merged.status = u.status ?? updates[i].status
+                updates[i] = merged
             } else {
                 position[u.id] = updates.count
                 updates.append(u)
