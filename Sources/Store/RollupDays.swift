@@ -1,3 +1,6 @@
+import CSQLite
+import Core
+
 /// Hourly roll-ups, stored a UTC day to a row (`rollup_days`, migration
 /// 0032; the blob is `RollupDayCodec`'s). Callers never see the days:
 /// `CheckResults` and `BatchReads` hand them in and out as the same
@@ -26,7 +29,8 @@ enum RollupDays {
 
     /// Writes each roll-up into its day: per day touched, the day's row is
     /// read (locked on PostgreSQL), the hours merged (a later roll-up of an
-    /// hour replaces the stored one) and the row written back, deferred.
+    /// hour replaces the stored one) and the row written back, deferred. A
+    /// day whose bytes do not decode is replaced by the new hours (logged).
     /// Only the retention job writes hours, on one hub at a time (its
     /// lease), so a day row has one writer; the lock is for safety's sake.
     static func upsert(_ c: Connection, _ hours: [RollupRecord]) throws(StoreError) {
@@ -38,17 +42,21 @@ enum RollupDays {
             groups[key, default: []].append(r)
         }
         for key in order {
-            var slots: [RollupRecord?] = Array(repeating: nil, count: 24)
             let args: [SQLValue] = [.integer(key.monitorID), .integer(key.dayStart)]
-            if let row = try c.queryOne(SQL.day + c.forUpdate, args) {
-                for r in try RollupDayCodec.decode(try row.blob("hours"), monitorID: key.monitorID, dayStart: key.dayStart) {
-                    slots[try RollupDayCodec.hourIndex(r.bucketStart, dayStart: key.dayStart)] = r
-                }
+            let stored = try c.queryOne(SQL.day + c.forUpdate, args).map { r throws(StoreError) in try r.blob("hours") }
+            let new = groups[key] ?? []
+            let blob: [UInt8]
+            do {
+                blob = try RollupDayCodec.merge(stored, new, monitorID: key.monitorID, dayStart: key.dayStart)
+            } catch where error.code == SQLITE_CORRUPT {
+                // Throwing would fail the retention job's transaction at
+                // this day every hour, and with it the whole pass (raw
+                // results would pile up). The stored hours are unreadable
+                // anyway: the new ones replace them, and the log says so.
+                Log.shared.error("replacing damaged hourly roll-ups", ["monitor_id": "\(key.monitorID)", "day_start": "\(key.dayStart)",
+                                                                      "error": error.message])
+                blob = try RollupDayCodec.merge(nil, new, monitorID: key.monitorID, dayStart: key.dayStart)
             }
-            for r in groups[key] ?? [] {
-                slots[try RollupDayCodec.hourIndex(r.bucketStart, dayStart: key.dayStart)] = r
-            }
-            let blob = try RollupDayCodec.encode(slots.compactMap { $0 }, dayStart: key.dayStart)
             try c.executeDeferred(SQL.upsert, args + [.blob(blob)])
         }
     }
@@ -58,11 +66,8 @@ enum RollupDays {
         var dayStart: Int64
     }
 
-    /// The first `day_start` that can hold an hour at or after `from`
-    /// (Int64.min when that day would be before it).
-    private static func firstDay(_ from: Int64) -> Int64 {
-        from <= Int64.min + RollupDayCodec.day ? Int64.min : RollupDayCodec.dayStart(of: from)
-    }
+    /// The first `day_start` that can hold an hour at or after `from`.
+    private static func firstDay(_ from: Int64) -> Int64 { RollupDayCodec.dayStart(of: from) }
 
     /// The hours in `[from, to)` of the day rows read, in row order.
     private static func hours(_ rows: [Row], from: Int64, to: Int64) throws(StoreError) -> [RollupRecord] {

@@ -56,6 +56,23 @@ import CSQLite
         }
     }
 
+    /// What the retention job's read-modify-write does: stored hours keep
+    /// their bytes, a new hour replaces a stored one, the later of two new
+    /// ones wins, and a damaged stored day is an error.
+    @Test func mergeKeepsStoredHoursAndReplacesNewOnes() throws {
+        var rng = Random(state: 7)
+        let stored = [1, 4, 9, 23].map { Self.record(&rng, hour: $0, density: 20) }
+        let new = [4, 0, 12, 12].map { Self.record(&rng, hour: $0, density: 20) }
+        let blob = try RollupDayCodec.merge(try RollupDayCodec.encode(stored, dayStart: Self.day), new, monitorID: 7, dayStart: Self.day)
+        let want = [new[1], stored[0], new[0], stored[2], new[3], stored[3]]
+        #expect(try RollupDayCodec.decode(blob, monitorID: 7, dayStart: Self.day) == want)
+        #expect(blob == (try RollupDayCodec.encode(want, dayStart: Self.day)), "the same bytes as encoding the result")
+        #expect(try RollupDayCodec.merge(nil, [], monitorID: 7, dayStart: Self.day) == [1, 0, 0, 0])
+        var damaged = try RollupDayCodec.encode(stored, dayStart: Self.day)
+        damaged.removeLast()
+        #expect(throws: StoreError.self) { try RollupDayCodec.merge(damaged, new, monitorID: 7, dayStart: Self.day) }
+    }
+
     @Test func histogramTextIsKeptExactlyAndRefusedWhenMalformed() throws {
         for text in ["", "0:1", "42:3", "0:0,1:5,42:9223372036854775802", "3:5,12:40,13:1"] {
             let r = RollupRecord(monitorID: 1, resolution: 3600, bucketStart: Self.day, up: 1, degraded: 0, down: 0, inMaintenance: 0,
@@ -64,7 +81,7 @@ import CSQLite
             #expect(back.map(\.histogram) == [text])
         }
         for text in ["[1,2,3]", "1:2,", ",1:2", "1:2,1:3", "5:1,4:1", "1", "1:2:3", "-1:2", "1:-2", "a:1", "1:99999999999999999999", "1:9223372036854775807,2:1"] {
-            #expect(RollupDayCodec.histogramPairs(text) == nil, "\(text)")
+            #expect(HistogramText.pairs(text) == nil, "\(text)")
             let r = RollupRecord(monitorID: 1, resolution: 3600, bucketStart: Self.day, up: 1, degraded: 0, down: 0, inMaintenance: 0,
                                  latencySum: 0, latencyCount: 0, histogram: text)
             #expect(throws: StoreError.self) { try RollupDayCodec.encode([r], dayStart: Self.day) }
@@ -178,7 +195,7 @@ import CSQLite
             }
             if Self.decodeOrCorrupt(bytes) {
                 for r in try RollupDayCodec.decode(bytes, monitorID: 7, dayStart: Self.day) {
-                    #expect(RollupDayCodec.histogramPairs(r.histogram) != nil && r.up >= 0 && r.latencyCount >= 0)
+                    #expect(HistogramText.pairs(r.histogram) != nil && r.up >= 0 && r.latencyCount >= 0)
                 }
             }
         }

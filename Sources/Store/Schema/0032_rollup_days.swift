@@ -73,7 +73,7 @@ enum Schema0032 {
         for path in [\RollupRecord.up, \.degraded, \.down, \.inMaintenance, \.latencyCount] where r[keyPath: path] < 0 {
             (r[keyPath: path], changed) = (0, true)
         }
-        if RollupDayCodec.histogramPairs(r.histogram) == nil { (r.histogram, changed) = ("", true) }
+        if HistogramText.pairs(r.histogram) == nil { (r.histogram, changed) = ("", true) }
         return changed
     }
 }
