@@ -79,18 +79,31 @@ start_hub() {
     "$FIRSTOK" wait "$HUB_PORT" 120000 /healthz || { tail -n 30 "$TMP/hub-$1.log" >&2; die "pingtxt serve did not answer"; }
 }
 
-# The seed, in each engine's spelling of a number series and of padding.
+# The hex of a rollup_days blob (Store/RollupDayCodec.swift, version 1) whose
+# first $1 hours of the day each hold 60 up checks of 40 ms: the version, the
+# 3-byte mask of hours, then per hour flags 8 (a latency sum follows), up 60,
+# latency sum 2400 (zigzag varint c0 25), one histogram pair: bucket 11, 60.
+hours_blob() {
+    local n=$1 mask=$(((1 << $1) - 1)) hex h
+    hex=$(printf '01%02x%02x%02x' $((mask & 255)) $(((mask >> 8) & 255)) $(((mask >> 16) & 255)))
+    for ((h = 0; h < n; h++)); do hex+="083cc025010b3c"; done
+    echo "$hex"
+}
+
+# The seed, in each engine's spelling of a number series, padding and a blob.
 seed_sql() {   # $1 = engine
     local series pad nl now_ms hour day
     now_ms=$(($(date +%s) * 1000)); hour=$(($(date +%s) / 3600 * 3600)); day=$(($(date +%s) / 86400 * 86400))
     if [[ $1 == sqlite ]]; then
         series() { echo "(WITH RECURSIVE s(i) AS (SELECT $1 UNION ALL SELECT i + 1 FROM s WHERE i < $2) SELECT i FROM s)"; }
         pad() { echo "printf('%06d', $1)"; }
+        blob() { echo "X'$1'"; }
         nl="char(10)"
         echo "BEGIN;"
     else
         series() { echo "(SELECT generate_series($1, $2) AS i)"; }
         pad() { echo "lpad(($1)::text, 6, '0')"; }
+        blob() { echo "decode('$1', 'hex')"; }
         nl="chr(10)"
         echo "BEGIN;"
     fi
@@ -115,9 +128,8 @@ VALUES ('bench', 'Bench', '', '[]', '["page"]', $((now_ms / 1000)), $((now_ms / 
 INSERT INTO result_rollups (monitor_id, resolution, bucket_start, up, degraded, down, in_maintenance, latency_sum, latency_count, histogram)
 SELECT m.i + 1000, 86400, $day - d.i * 86400, 1440 - m.i % 7, 0, m.i % 7, 0, 1440 * 40, 1440, '[]'
 FROM $(series 1 1000) m, $(series 1 89) d;
-INSERT INTO result_rollups (monitor_id, resolution, bucket_start, up, degraded, down, in_maintenance, latency_sum, latency_count, histogram)
-SELECT m.i + 1000, 3600, $day + h.i * 3600, 60, 0, 0, 0, 60 * 40, 60, '[]'
-FROM $(series 1 1000) m, $(series 0 23) h WHERE $day + h.i * 3600 < $hour;
+INSERT INTO rollup_days (monitor_id, day_start, hours)
+SELECT m.i + 1000, $day, $(blob "$(hours_blob $(((hour - day) / 3600)))") FROM $(series 1 1000) m WHERE $hour > $day;
 INSERT INTO check_results (monitor_id, at_ms, location, status, latency_ms, status_code, in_maintenance)
 SELECT m.i + 1000, $((hour * 1000)) + k.i * 60000, 'hub', 'up', 40, 200, 0
 FROM $(series 1 1000) m, $(series 0 59) k WHERE $((hour * 1000)) + k.i * 60000 < $now_ms;

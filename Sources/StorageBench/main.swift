@@ -170,12 +170,27 @@ for minute in 0..<(o.hours * 60) {
 if !batch.isEmpty { let rows = batch; try db.write { try CheckResults.insertMany($0, rows) }; seeded += rows.count }
 let seedSeconds = seconds(Time.monotonicNanos() - seedStart)
 
-func sizes() throws -> (raw: Int64, rawRows: Int64, rollups: Int64, hourlyRows: Int64, dailyRows: Int64) {
-    try db.read { c in
-        (try StorageSize.tableBytes(c, table: "check_results"), try StorageSize.rowCount(c, table: "check_results"),
-         try StorageSize.tableBytes(c, table: "result_rollups"),
-         try c.queryOne("SELECT count(*) AS n FROM result_rollups WHERE resolution = 3600")?.int("n") ?? 0,
-         try c.queryOne("SELECT count(*) AS n FROM result_rollups WHERE resolution = 86400")?.int("n") ?? 0)
+struct Sizes {
+    var raw: Int64 = 0, rawRows: Int64 = 0
+    /// `result_rollups`: the daily roll-ups (hourly ones are in `rollup_days` since 0032).
+    var daily: Int64 = 0, dailyRows: Int64 = 0
+    /// `rollup_days`: as left (PostgreSQL: with the row versions its updates
+    /// left dead), and its live rows alone, written afresh in day order.
+    var hourly: Int64 = 0, hourlyLive: Int64 = 0, hours: Int64 = 0, days: Int64 = 0
+}
+
+func sizes(live: Bool = false) throws -> Sizes {
+    try db.write { c in
+        var s = Sizes()
+        s.raw = try StorageSize.tableBytes(c, table: "check_results")
+        s.rawRows = try StorageSize.rowCount(c, table: "check_results")
+        s.daily = try StorageSize.tableBytes(c, table: "result_rollups")
+        s.dailyRows = try StorageSize.rowCount(c, table: "result_rollups")
+        s.hourly = try StorageSize.tableBytes(c, table: "rollup_days")
+        s.hourlyLive = live ? try StorageSize.rewrittenBytes(c, table: "rollup_days", order: "day_start, monitor_id") : s.hourly
+        s.days = try StorageSize.rowCount(c, table: "rollup_days")
+        s.hours = Int64(try CheckResults.rollupsAll(c, resolution: 3600, from: Int64.min, to: Int64.max).count)
+        return s
     }
 }
 
@@ -202,30 +217,39 @@ for now in [dayStart, dayStart + hour] {
           + "transactions=\(s.transactions) duration_s=\(fmt(s.durationMs / 1000, 2)) max_tx_ms=\(fmt(s.maxTransactionMs)) "
           + "probe_writes=\(writes) probe_max_wait_ms=\(fmt(wait))")
 }
-let after = try sizes()
+let after = try sizes(live: true)
 let probeRows = Int64(passes.reduce(0) { $0 + $1.2 })
 let kept = after.rawRows - probeRows
 let keptFraction = Double(kept) / Double(before.rawRows)
-let hourlyBytes = Double(after.rollups) / Double(max(1, after.hourlyRows + after.dailyRows))
+// Hourly roll-ups are a day to a row (rollup_days): bytes per hour stored.
+let hourlyBytes = Double(after.hourlyLive) / Double(max(1, after.hours))
+let hourlyBytesAsLeft = Double(after.hourly) / Double(max(1, after.hours))
+let dailyBytes = Double(after.daily) / Double(max(1, after.dailyRows))
 print("BENCH thinned engine=\(o.engine) sample_minutes=\(o.sampleMinutes) rows_before=\(before.rawRows) rows_kept=\(kept) "
-      + "kept_pct=\(fmt(keptFraction * 100, 2)) raw_bytes_after=\(after.raw) hourly_rollups=\(after.hourlyRows) "
-      + "daily_rollups=\(after.dailyRows) rollup_bytes=\(after.rollups) bytes_per_rollup=\(fmt(hourlyBytes))")
+      + "kept_pct=\(fmt(keptFraction * 100, 2)) raw_bytes_after=\(after.raw) hourly_rollups=\(after.hours) "
+      + "hourly_rollup_days=\(after.days) daily_rollups=\(after.dailyRows) hourly_bytes=\(after.hourly) "
+      + "hourly_bytes_live=\(after.hourlyLive) daily_bytes=\(after.daily) bytes_per_hourly_rollup=\(fmt(hourlyBytes)) "
+      + "bytes_per_hourly_rollup_as_left=\(fmt(hourlyBytesAsLeft)) bytes_per_daily_rollup=\(fmt(dailyBytes))")
 
 // 500,000 monitors every 60 s.
 let fleetRowsPerDay = 500_000.0 * 1440
 let gb = 1e9
 let rawDay = fleetRowsPerDay * bytesPerRow / gb
 let hourlyDay = 500_000.0 * 24 * hourlyBytes / gb
-let dailyDay = 500_000.0 * hourlyBytes / gb
-let today = 7 * rawDay + 100 * hourlyDay + 800 * dailyDay
+let dailyDay = 500_000.0 * dailyBytes / gb
+// Hourly roll-ups go a whole day at a time: 100 days of retention keep up
+// to 101 days of rows.
+let hourlyDaysKept = 101.0
+let today = 7 * rawDay + hourlyDaysKept * hourlyDay + 800 * dailyDay
 let thinnedRaw = rawDay * keptFraction
-let thinned = 7 * thinnedRaw + 100 * hourlyDay + 800 * dailyDay
-let yearThinned = 7 * thinnedRaw + 100 * hourlyDay + 365 * dailyDay
+let thinned = 7 * thinnedRaw + hourlyDaysKept * hourlyDay + 800 * dailyDay
+let yearThinned = 7 * thinnedRaw + hourlyDaysKept * hourlyDay + 365 * dailyDay
+let yearAsLeft = yearThinned + hourlyDaysKept * 500_000.0 * 24 * (hourlyBytesAsLeft - hourlyBytes) / gb
 let pass2 = passes[1].0
 let hourlyPassS = pass2.durationMs / 1000 * 500_000 / Double(o.monitors)
 print("BENCH fleet500k engine=\(o.engine) rows_per_day=\(Int(fleetRowsPerDay)) raw_gb_per_day=\(fmt(rawDay, 2)) "
       + "hourly_rollup_gb_per_day=\(fmt(hourlyDay, 2)) daily_rollup_gb_per_day=\(fmt(dailyDay, 3)) "
       + "today_growth_gb_per_day=\(fmt(rawDay + hourlyDay + dailyDay, 1)) today_steady_gb=\(fmt(today, 0)) "
       + "thinned_raw_gb_per_day=\(fmt(thinnedRaw, 2)) thinned_steady_gb=\(fmt(thinned, 0)) year_gb=\(fmt(yearThinned, 0)) "
-      + "hourly_pass_s=\(fmt(hourlyPassS, 0))")
+      + "year_gb_hourly_as_left=\(fmt(yearAsLeft, 0)) hourly_pass_s=\(fmt(hourlyPassS, 0))")
 db.close()

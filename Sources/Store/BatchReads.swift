@@ -42,9 +42,11 @@ public enum BatchReads {
         return out
     }
 
-    /// Roll-up rows of one resolution in `[from, to)`, per monitor, by bucket.
+    /// Roll-up rows of one resolution in `[from, to)`, per monitor, by bucket
+    /// (hourly ones decoded from their days' rows, `RollupDays`).
     public static func rollups(_ c: Connection, monitorIDs: [Int64], resolution: Int64, from: Int64,
                                to: Int64) throws(StoreError) -> [Int64: [RollupRecord]] {
+        if resolution == RollupDayCodec.hour { return try RollupDays.hours(c, monitorIDs: monitorIDs, from: from, to: to) }
         var out: [Int64: [RollupRecord]] = [:]
         let rows = try chunked(c, Array(Set(monitorIDs)), before: [.integer(resolution), .integer(from), .integer(to)]) {
             "SELECT * FROM result_rollups WHERE resolution = ? AND bucket_start >= ? AND bucket_start < ? AND monitor_id IN (\($0))"

@@ -35,7 +35,9 @@ public struct CheckResultRecord: Sendable, Equatable {
     }
 }
 
-/// One hourly or daily aggregate of a monitor's results.
+/// One hourly or daily aggregate of a monitor's results. Daily ones are rows
+/// of `result_rollups`; hourly ones are stored a day to a row
+/// (`rollup_days`, `RollupDays`) and come back as one record per hour.
 public struct RollupRecord: Sendable, Equatable {
     public var monitorID: Int64
     public var resolution: Int64
@@ -72,7 +74,8 @@ public struct RollupRecord: Sendable, Equatable {
     }
 }
 
-/// Queries on `check_results` and `result_rollups`.
+/// Queries on `check_results`, `result_rollups` and (through `RollupDays`)
+/// `rollup_days`.
 public enum CheckResults {
     enum SQL {
         static let insert = """
@@ -164,34 +167,53 @@ public enum CheckResults {
     }
 
     /// Deferred: the retention job writes many in a transaction, and on
-    /// PostgreSQL each would otherwise wait for its own round trip.
+    /// PostgreSQL each would otherwise wait for its own round trip. An
+    /// hourly roll-up (resolution 3600) goes into its day's row of
+    /// `rollup_days` (`RollupDays`): a read of that row, then the deferred
+    /// write. It must start on a whole UTC hour.
     public static func upsertRollup(_ c: Connection, _ r: RollupRecord) throws(StoreError) {
+        if r.resolution == RollupDayCodec.hour { return try RollupDays.upsert(c, [r]) }
         try c.executeDeferred(SQL.upsertRollup, [.integer(r.monitorID), .integer(r.resolution), .integer(r.bucketStart),
                                          .integer(r.up), .integer(r.degraded), .integer(r.down), .integer(r.inMaintenance),
                                          .integer(r.latencySum), .integer(r.latencyCount), .text(r.histogram)])
     }
 
+    /// Several roll-ups at once: the hourly ones of one day cost one
+    /// read and one write of its row, however many they are.
+    public static func upsertRollups(_ c: Connection, _ rs: [RollupRecord]) throws(StoreError) {
+        try RollupDays.upsert(c, rs.filter { $0.resolution == RollupDayCodec.hour })
+        for r in rs where r.resolution != RollupDayCodec.hour { try upsertRollup(c, r) }
+    }
+
+    /// Roll-ups whose bucket starts in `[from, to)`, oldest first. Hourly
+    /// ones come from their days' rows, as the same per-hour records.
     public static func rollups(_ c: Connection, monitorID: Int64, resolution: Int64, from: Int64, to: Int64) throws(StoreError) -> [RollupRecord] {
-        try c.query(SQL.rollups, [.integer(monitorID), .integer(resolution), .integer(from), .integer(to)]).map { r throws(StoreError) in
+        if resolution == RollupDayCodec.hour { return try RollupDays.hours(c, monitorID: monitorID, from: from, to: to) }
+        return try c.query(SQL.rollups, [.integer(monitorID), .integer(resolution), .integer(from), .integer(to)]).map { r throws(StoreError) in
             try RollupRecord(row: r)
         }
     }
 
     public static func rollupsAll(_ c: Connection, resolution: Int64, from: Int64, to: Int64) throws(StoreError) -> [RollupRecord] {
-        try c.query(SQL.rollupsAll, [.integer(resolution), .integer(from), .integer(to)]).map { r throws(StoreError) in
+        if resolution == RollupDayCodec.hour { return try RollupDays.all(c, from: from, to: to) }
+        return try c.query(SQL.rollupsAll, [.integer(resolution), .integer(from), .integer(to)]).map { r throws(StoreError) in
             try RollupRecord(row: r)
         }
     }
 
     /// One monitor's roll-ups of a resolution older than `before`: a range of
     /// the primary key (monitor_id, resolution, bucket_start). Without the
-    /// monitor the delete scans the whole table.
+    /// monitor the delete scans the whole table. Hourly roll-ups go a whole
+    /// day at a time (`RollupDays.deleteBefore`: the day `before` falls in
+    /// is kept); the count is of hours.
     public static func deleteRollupsBefore(_ c: Connection, monitorID: Int64, resolution: Int64, before: Int64) throws(StoreError) -> Int {
+        if resolution == RollupDayCodec.hour { return try RollupDays.deleteBefore(c, monitorID: monitorID, before: before) }
         try c.execute(SQL.deleteMonitorRollupsBefore, [.integer(monitorID), .integer(resolution), .integer(before)])
         return c.changes
     }
 
     public static func deleteRollupsBefore(_ c: Connection, resolution: Int64, before: Int64) throws(StoreError) -> Int {
+        if resolution == RollupDayCodec.hour { return try RollupDays.deleteBefore(c, before: before) }
         try c.execute(SQL.deleteRollupsBefore, [.integer(resolution), .integer(before)])
         return c.changes
     }

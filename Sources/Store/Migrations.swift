@@ -51,6 +51,7 @@ public enum Migrations {
         Schema0029.migration,
         Schema0030.migration,
         Schema0031.migration,
+        Schema0032.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

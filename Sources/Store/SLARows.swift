@@ -35,35 +35,51 @@ public enum Reports {
     // Correlated subqueries: each is a range of an index that starts with
     // monitor_id (the roll-ups' primary key, check_results_monitor_at), so
     // one statement answers for every monitor without scanning either table.
+    // Hours are packed a day to a row (`RollupDays`), which SQL cannot sum:
+    // they are read and added up apart, `hourlyChecks`.
     static let counts = """
         SELECT m.id, m.name, m.created_at,
           (SELECT CAST(coalesce(sum(r.up + r.degraded + r.down + r.in_maintenance), 0) AS INTEGER) FROM result_rollups r
             WHERE r.monitor_id = m.id AND r.resolution = 86400 AND r.bucket_start >= ?1 AND r.bucket_start < ?2) AS daily,
-          (SELECT CAST(coalesce(sum(r.up + r.degraded + r.down + r.in_maintenance), 0) AS INTEGER) FROM result_rollups r
-            WHERE r.monitor_id = m.id AND r.resolution = 3600 AND r.bucket_start >= ?3 AND r.bucket_start < ?4) AS head,
-          (SELECT CAST(coalesce(sum(r.up + r.degraded + r.down + r.in_maintenance), 0) AS INTEGER) FROM result_rollups r
-            WHERE r.monitor_id = m.id AND r.resolution = 3600 AND r.bucket_start >= ?5 AND r.bucket_start < ?6) AS tail,
-          (SELECT count(*) FROM check_results x WHERE x.monitor_id = m.id AND x.at_ms >= ?7 AND x.at_ms < ?8) AS raw
+          (SELECT count(*) FROM check_results x WHERE x.monitor_id = m.id AND x.at_ms >= ?3 AND x.at_ms < ?4) AS raw
         FROM monitors m
         """
 
     static func bounds(_ l: Layers) -> [SQLValue] {
-        [.integer(l.daily.lowerBound), .integer(l.daily.upperBound), .integer(l.hourlyHead.lowerBound), .integer(l.hourlyHead.upperBound),
-         .integer(l.hourlyTail.lowerBound), .integer(l.hourlyTail.upperBound), .integer(l.rawMs.lowerBound), .integer(l.rawMs.upperBound)]
+        [.integer(l.daily.lowerBound), .integer(l.daily.upperBound), .integer(l.rawMs.lowerBound), .integer(l.rawMs.upperBound)]
     }
 
     /// Check counts of one monitor (`monitorID`) or of every monitor (nil), by id.
     public static func checkCounts(_ c: Connection, monitorID: Int64?, layers: Layers) throws(StoreError) -> [SLACheckRow] {
         let rows: [Row]
         if let monitorID {
-            rows = try c.query(counts + " WHERE m.id = ?9", bounds(layers) + [.integer(monitorID)])
+            rows = try c.query(counts + " WHERE m.id = ?5", bounds(layers) + [.integer(monitorID)])
         } else {
             rows = try c.query(counts + " ORDER BY m.id", bounds(layers))
         }
+        let ids = try rows.map { r throws(StoreError) in try r.int("id") }
+        let hourly = try hourlyChecks(c, ids: ids, ranges: [layers.hourlyHead, layers.hourlyTail])
         return try rows.map { r throws(StoreError) in
-            SLACheckRow(monitorID: try r.int("id"), name: try r.text("name"), createdAt: try r.int("created_at"),
-                        checks: try r.int("daily") + r.int("head") + r.int("tail") + r.int("raw"))
+            let id = try r.int("id")
+            return SLACheckRow(monitorID: id, name: try r.text("name"), createdAt: try r.int("created_at"),
+                               checks: try r.int("daily") + r.int("raw") + (hourly[id] ?? 0))
         }
+    }
+
+    /// The checks of the hours starting in each range, per monitor: one
+    /// monitor's days are a range of the key; many monitors' are read a
+    /// chunk of ids at a time, each id a range of the key as well.
+    static func hourlyChecks(_ c: Connection, ids: [Int64], ranges: [Range<Int64>]) throws(StoreError) -> [Int64: Int64] {
+        var out: [Int64: Int64] = [:]
+        for range in ranges where !range.isEmpty && !ids.isEmpty {
+            let hours = ids.count == 1
+                ? [ids[0]: try RollupDays.hours(c, monitorID: ids[0], from: range.lowerBound, to: range.upperBound)]
+                : try RollupDays.hours(c, monitorIDs: ids, from: range.lowerBound, to: range.upperBound)
+            for (id, records) in hours {
+                out[id, default: 0] += records.reduce(0) { $0 + $1.up + $1.degraded + $1.down + $1.inMaintenance }
+            }
+        }
+        return out
     }
 
     static let downSQL = """

@@ -5,7 +5,7 @@ import Store
 /// the copy tests: gaps in the ids (a deleted user), blobs with NUL and 0xFF
 /// bytes, JSON with non-ASCII text, NULLs, and tables big enough to need
 /// several pages (`check_results` by id, `result_rollups` by its
-/// three-column key).
+/// three-column key, `rollup_days` by its two-column one).
 enum DatabaseSeed {
     struct IDs {
         var maxUser: Int64 = 0
@@ -16,10 +16,15 @@ enum DatabaseSeed {
     }
 
     static let checkResults = 1203
+    /// Daily roll-ups (`result_rollups`).
     static let rollups = 520
+    /// Hourly roll-ups, 13 hours apart per monitor, so days hold one or two.
+    static let hours = 1300
+    static func hourStart(_ i: Int) -> Int64 { Int64(i / 2) * 13 * 3600 }
+    static let rollupDays = Set((0..<hours).map { i in "\(i % 2) \(hourStart(i) / 86400)" }).count
 
     static let expectedRows: [String: Int] = [
-        "users": 2, "api_tokens": 2, "monitors": 3, "check_results": checkResults, "result_rollups": rollups,
+        "users": 2, "api_tokens": 2, "monitors": 3, "check_results": checkResults, "result_rollups": rollups, "rollup_days": rollupDays,
         "incidents": 2, "incident_timeline": 3, "events": 4, "heartbeat_pings": 2, "heartbeat_state": 1,
         "channels": 2, "outbox": 3, "meta": 1, "quiet_hours": 1, "escalation_policies": 1, "incident_escalations": 1,
         "monitor_tags": 2,
@@ -59,11 +64,16 @@ enum DatabaseSeed {
                                                              error: i % 10 == 0 ? "timeout after 10 s" : nil, inMaintenance: i % 50 == 0))
             }
             for i in 0..<rollups {
-                try CheckResults.upsertRollup(c, RollupRecord(monitorID: i % 2 == 0 ? m1.id : m3.id, resolution: i % 4 < 2 ? 3600 : 86400,
-                                                              bucketStart: Int64(i / 4) * 86400, up: Int64(i), degraded: 0, down: 1,
+                try CheckResults.upsertRollup(c, RollupRecord(monitorID: i % 2 == 0 ? m1.id : m3.id, resolution: 86400,
+                                                              bucketStart: Int64(i / 2) * 86400, up: Int64(i), degraded: 0, down: 1,
                                                               inMaintenance: 0, latencySum: Int64(i) * 10, latencyCount: Int64(i),
                                                               histogram: "[1,2,3]"))
             }
+            try CheckResults.upsertRollups(c, (0..<hours).map { i in
+                RollupRecord(monitorID: i % 2 == 0 ? m1.id : m3.id, resolution: 3600, bucketStart: hourStart(i), up: Int64(i),
+                             degraded: Int64(i % 3), down: 1, inMaintenance: Int64(i % 5), latencySum: Int64(i) * 10,
+                             latencyCount: Int64(i), histogram: "1:2,3:\(i)")
+            })
 
             let down = try Incidents.open(c, monitorID: m1.id, kind: "down", cause: "HTTP 503", locations: ["hub"], at: 10)
             try Incidents.addTimeline(c, incidentID: down.id, at: 10, event: "opened", detail: "HTTP 503")
