@@ -150,6 +150,32 @@ NGINXEOF
 # pipefail, stop the script (curl: (23) Failed writing body).
 metric_value() { awk -v m="$1" '!found && index($0, m " ") == 1 { print $NF; found = 1 } END { if (!found) print "?" }'; }
 
+# /metrics text -> the lateness histogram's cumulative buckets, one "le count"
+# line each (pingtxt_check_lateness_seconds, fixed bounds).
+lateness_buckets() {
+    awk -F'[{}" ]+' '/^pingtxt_check_lateness_seconds_bucket\{/ { print $3, $NF }'
+}
+
+# Two lateness_buckets outputs (files: at the window's start, at its end) and
+# a per-mille rank -> the smallest bound holding that share of the window's
+# samples, in ms ("≤ 1000"), or "-" with no samples.
+lateness_window() {
+    awk -v q="$3" 'NR == FNR { start[$1] = $2; next }
+        { le[++n] = $1; c[n] = $2 - start[$1] }
+        END {
+            total = c[n]; if (total <= 0) { print "-"; exit }
+            rank = total * q / 1000
+            for (i = 1; i <= n; i++) if (c[i] >= rank) {
+                if (le[i] == "+Inf") print "> " le[i - 1] * 1000; else print "<= " le[i] * 1000
+                exit
+            }
+        }' "$1" "$2"
+}
+
+# A lateness_window answer as a number: "<= 250" -> 250, "> 60000" -> 60001
+# (above every bound), "-" as it is.
+window_ms() { awk '{ if ($1 == ">") print $2 + 1; else if ($1 == "<=") print $2; else print $0 }' <<<"$1"; }
+
 # wrk output -> total completed requests ("N requests in 10.00s")
 wrk_requests() { awk '/ requests in / { print $1; exit }'; }
 

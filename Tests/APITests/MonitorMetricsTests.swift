@@ -82,8 +82,24 @@ struct MonitorMetricsTests {
         #expect(hubSamples.contains { $0.name == "pingtxt_checks_total" })
         #expect(hubSamples.contains { $0.name == "pingtxt_incidents_open" })
         #expect(!hubSamples.contains { $0.name.hasPrefix("pingtxt_monitor_") }, "\(hubOnly)")
+        // Lateness as a histogram with fixed bounds, cumulative, +Inf = count.
+        let buckets = hubSamples.filter { $0.name == "pingtxt_check_lateness_seconds_bucket" }
+        #expect(buckets.compactMap { $0.labels["le"] }.first == "0.001")
+        #expect(buckets.compactMap { $0.labels["le"] }.contains("2.5"))
+        #expect(zip(buckets, buckets.dropFirst()).allSatisfy { $0.value <= $1.value })
+        let checks = hubSamples.first { $0.name == "pingtxt_check_lateness_seconds_count" }?.value ?? -1
+        #expect(checks >= 2 && buckets.last?.labels["le"] == "+Inf" && buckets.last?.value == checks)
         MetricsTests.expectEveryFamilyDeclared(hubOnly)
         #expect(try hub.call("GET", "/metrics?monitors=maybe").status == 400)
+    }
+
+    @Test func latenessBoundsAreWrittenInSeconds() {
+        #expect(MonitoringService.seconds(1) == "0.001")
+        #expect(MonitoringService.seconds(250) == "0.25")
+        #expect(MonitoringService.seconds(2_500) == "2.5")
+        #expect(MonitoringService.seconds(60_000) == "60")
+        #expect(SchedulerMetrics.latenessBoundsMs.map(MonitoringService.seconds).joined(separator: " ")
+                == "0.001 0.005 0.01 0.025 0.05 0.1 0.25 0.5 1 2.5 5 10 30 60")
     }
 
     /// What a scrape cannot easily produce: a line feed in a label value, a

@@ -226,6 +226,16 @@ public final class MonitoringService: Sendable {
         }
     }
 
+    /// Milliseconds as Prometheus seconds text ("0.001", "2.5", "60").
+    static func seconds(_ ms: Int64) -> String {
+        let whole = "\(ms / 1000)"
+        let fraction = ms % 1000
+        guard fraction != 0 else { return whole }
+        var digits = String(1000 + fraction).dropFirst()   // three digits
+        while digits.last == "0" { digits = digits.dropLast() }
+        return whole + "." + digits
+    }
+
     /// Metrics for `/metrics`; `perMonitor` adds the per-monitor families.
     public func metrics(into out: inout PrometheusText, perMonitor: Bool = true) {
         let m = scheduler.metrics()
@@ -236,6 +246,17 @@ public final class MonitoringService: Sendable {
         out.sample("pingtxt_check_lateness_ms", ["quantile": "0.5"], m.latenessP50)
         out.sample("pingtxt_check_lateness_ms", ["quantile": "0.99"], m.latenessP99)
         out.sample("pingtxt_check_lateness_ms_count", m.latenessCount)
+        // The same samples with fixed bounds: a window's lateness is the
+        // difference of two scrapes (the quantiles above count since start).
+        out.family("pingtxt_check_lateness_seconds", .histogram, help: "Delay between a check's due time and its start.")
+        var below = 0
+        for (i, bound) in SchedulerMetrics.latenessBoundsMs.enumerated() {
+            below += m.latenessBuckets.indices.contains(i) ? m.latenessBuckets[i] : 0
+            out.sample("pingtxt_check_lateness_seconds_bucket", ["le": Self.seconds(bound)], below)
+        }
+        out.sample("pingtxt_check_lateness_seconds_bucket", ["le": "+Inf"], m.latenessCount)
+        out.sample("pingtxt_check_lateness_seconds_sum", Double(m.latenessSum) / 1000)
+        out.sample("pingtxt_check_lateness_seconds_count", m.latenessCount)
         out.family("pingtxt_checks_in_flight", .gauge, help: "Checks running now.")
         out.sample("pingtxt_checks_in_flight", m.inFlight)
         out.family("pingtxt_db_batched_writes_total", .counter, help: "Writes committed by the batch writer.")

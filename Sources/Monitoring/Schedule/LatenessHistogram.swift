@@ -11,6 +11,15 @@ struct LatenessHistogram: Sendable {
     private(set) var count = 0
     private(set) var sum: Int64 = 0
     private(set) var maximum: Int64 = 0
+    /// Counts per `fixedBounds` bucket (the last: above every bound), for
+    /// the Prometheus histogram on `/metrics`: fixed `le` bounds let a
+    /// scraper (or bench/scheduler.sh) take the lateness of a time window
+    /// as the difference of two scrapes, which the cumulative quantiles
+    /// cannot give.
+    private(set) var fixed = [Int](repeating: 0, count: fixedBounds.count + 1)
+
+    /// The `le` bounds of `fixed`, in ms.
+    static let fixedBounds: [Int64] = [1, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000]
 
     static func bucket(_ v: Int64) -> Int {
         if v < Int64(linear) { return Int(v) }
@@ -30,6 +39,7 @@ struct LatenessHistogram: Sendable {
     mutating func record(_ value: Int64) {
         let v = max(0, value)
         counts[Self.bucket(v)] += 1
+        fixed[Self.fixedBounds.firstIndex { v <= $0 } ?? Self.fixedBounds.count] += 1
         count += 1
         sum &+= v
         maximum = max(maximum, v)

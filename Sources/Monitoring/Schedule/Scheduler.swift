@@ -179,7 +179,8 @@ public final class Scheduler: Sendable {
                              skippedOverlaps: s.skippedOverlaps, skippedLate: s.skippedLate,
                              latenessP50: s.lateness.percentile(perMille: 500),
                              latenessP99: s.lateness.percentile(perMille: 990),
-                             latenessCount: s.lateness.count, latenessSum: s.lateness.sum)
+                             latenessCount: s.lateness.count, latenessSum: s.lateness.sum,
+                             latenessBuckets: s.lateness.fixed)
         }
     }
 

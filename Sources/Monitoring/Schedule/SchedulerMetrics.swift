@@ -40,4 +40,8 @@ public struct SchedulerMetrics: Sendable, Equatable {
     public var latenessP99: Int64
     public var latenessCount: Int
     public var latenessSum: Int64
+    /// Samples at or below each bound of `latenessBoundsMs` and not the one
+    /// before (the last: above every bound); not cumulative.
+    public var latenessBuckets: [Int] = []
+    public static var latenessBoundsMs: [Int64] { LatenessHistogram.fixedBounds }
 }
