@@ -196,7 +196,7 @@ public enum Monitors {
             SQLValue(m.escalationPolicyID), .json(m.tags), .text(m.name), SQLValue(m.target),
         ]) else { throw StoreError.misuse("INSERT … RETURNING gave no row") }
         let record = try MonitorRecord(row: row)
-        try MonitorTags.replace(c, monitorID: record.id, tags: record.tags)
+        try MonitorTags.replace(c, monitorID: record.id, tags: record.tags, isNew: true)
         return record
     }
 
