@@ -14,19 +14,6 @@ import Glibc
 /// result at a time and in random groups; then every table that recording
 /// writes is compared row by row.
 @Suite struct ResultGroupTests {
-    /// SplitMix64: the same sequence on every run.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     final class Side {
         let db: Database
         let calendar: MaintenanceCalendar
@@ -111,19 +98,19 @@ import Glibc
         }
         let ids = configs.keys.sorted()
 
-        var random = Random(state: 20_261_205)
+        var random = SplitMix(seed: 20_261_205)   // JSONPathTests.swift: the same run every time
         var clock: [Int64: Int64] = Dictionary(uniqueKeysWithValues: ids.map { ($0, 2_000) })
         var inputs: [ResultRecorder.Recorded] = []
         for _ in 0..<600 {
-            let id = ids[random.below(ids.count)]
+            let id = ids[below(&random, ids.count)]
             // Mostly forward in time; now and then a late upload.
-            let late = random.below(25) == 0
-            clock[id]! += late ? 0 : Int64(30 + random.below(60))
+            let late = below(&random, 25) == 0
+            clock[id]! += late ? 0 : Int64(30 + below(&random, 60))
             let at = late ? clock[id]! - 200 : clock[id]!
-            let roll = random.below(100)
-            let result = roll < 78 ? CheckResult(at: at, outcome: .up, latencyMs: 20 + random.below(30), statusCode: 200)
+            let roll = below(&random, 100)
+            let result = roll < 78 ? CheckResult(at: at, outcome: .up, latencyMs: 20 + below(&random, 30), statusCode: 200)
                 : roll < 85 ? CheckResult(at: at, outcome: .up, latencyMs: 300, statusCode: 200)
-                : CheckResult(at: at, outcome: .down, latencyMs: nil, error: random.below(2) == 0 ? "refused" : "HTTP \"503\" \\ {x,y}")
+                : CheckResult(at: at, outcome: .down, latencyMs: nil, error: below(&random, 2) == 0 ? "refused" : "HTTP \"503\" \\ {x,y}")
             inputs.append(ResultRecorder.Recorded(monitorID: id, result: result, config: configs[id]!))
         }
 
@@ -136,7 +123,7 @@ import Glibc
         var start = 0
         var sizes: [Int] = []
         while start < inputs.count {
-            let size = min(inputs.count - start, 1 + random.below(60))
+            let size = min(inputs.count - start, 1 + below(&random, 60))
             let group = Array(inputs[start..<(start + size)])
             try grouped.db.write { c in try grouped.recorder.applyMany(group, on: c) }
             sizes.append(size)
@@ -158,4 +145,6 @@ import Glibc
         #expect(sizes.contains { $0 > 20 })
         #expect(a["results"]?.count == inputs.filter { $0.monitorID != ids[6] }.count)
     }
+
+    private func below(_ random: inout SplitMix, _ n: Int) -> Int { Int(random.next() % UInt64(n)) }
 }
