@@ -41,4 +41,28 @@ import TestSupport
         #expect(late)
         #expect(writer.backlog < writer.roomLimit)
     }
+
+    /// A backlog drains several batches to a transaction: a writer held by
+    /// other transactions in turn still catches up (`backlogBatches`).
+    @Test(arguments: TestEngine.all) func aBacklogIsTakenSeveralBatchesAtOnce(engine: TestEngine) throws {
+        let dir = TempDir()
+        let db = try engine.open(in: dir.path)
+        defer { db.close() }
+        let writer = BatchWriter(database: db, maxBatch: 4)
+        defer { writer.stop() }
+        let started = Semaphore(), release = Semaphore()
+        writer.submit { _ in
+            started.post()
+            _ = release.wait(timeoutNanos: 20_000_000_000)
+        }
+        #expect(started.wait(timeoutNanos: 10_000_000_000))
+        for _ in 0..<(3 * 4) { writer.submit { _ in } }
+        release.post()
+        try writer.perform { _ in }
+        // The holder's batch, the twelve in one, the perform with them or
+        // after them; a batch of four at a time would have been three for
+        // the twelve alone.
+        #expect(writer.stats.batches <= 3)
+        #expect(writer.stats.writes == 1 + 12 + 1)
+    }
 }
