@@ -12,16 +12,22 @@ let package = Package(
     targets: [
         // C libraries and shims.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libpq's headers only (libpq-dev), without pkgConfig: SwiftPM would put
+        // pkg-config's `-lpq` on every link line, ahead of any flag that could
+        // drop it, and libpq is loaded at run time instead (CLibPQ).
+        .systemLibrary(name: "CPostgres"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLinux"),
         .target(name: "CShims", dependencies: ["CSQLite", "COpenSSL"]),
+        // libpq is opened with dlopen on the first PostgreSQL connection
+        // (CLibPQ.h says why).
+        .target(name: "CLibPQ", dependencies: ["CPostgres"]),
 
         // Leaf modules.
         .target(name: "Core", dependencies: ["CShims"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "Core"]),
         .target(name: "HTTP", dependencies: ["Core", "CLinux", "CShims"]),
-        .target(name: "Store", dependencies: ["CSQLite", "CPostgres", "CShims", "Core"]),
+        .target(name: "Store", dependencies: ["CSQLite", "CPostgres", "CLibPQ", "CShims", "Core"]),
         .target(name: "Config", dependencies: ["Core"]),
         .target(name: "Net", dependencies: ["Core", "HTTP", "Crypto", "COpenSSL", "CShims", "CLinux"]),
         .target(name: "DNS", dependencies: ["Core", "CLinux"]),
