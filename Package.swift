@@ -2,6 +2,9 @@
 // pingtxt hub. Swift 6 language mode; no packages beyond the toolchain.
 import PackageDescription
 
+/// The folder of this file: the linker needs the order file's absolute path.
+let packageRoot = String(#filePath.dropLast("/Package.swift".count))
+
 let package = Package(
     name: "pingtxt",
     platforms: [.macOS(.v15)],
@@ -50,7 +53,14 @@ let package = Package(
         .target(name: "API", dependencies: ["Core", "HTTP", "Store", "Auth", "Config", "Crypto", "Monitoring", "Notify", "QR", "Net",
                                             "WebAssets"]),
         .executableTarget(name: "pingtxt", dependencies: ["API", "Config", "Store", "Auth", "HTTP", "Core", "Monitoring", "Notify", "Mail",
-                                                        "Net", "Agent", "CShims"]),
+                                                        "Net", "Agent", "CShims"],
+                          exclude: ["text-order.txt"],
+                          // The order file (see the end of this file); and no exported symbols: the
+                          // toolchain's static-stdlib link exports all of ours, ~700 KB of tables the
+                          // loader reads at every start, and nothing links against the binary.
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "--section-ordering-file=\(packageRoot)/Sources/pingtxt/text-order.txt",
+                                                         "-Xlinker", "--no-export-dynamic"],
+                                                        .when(configuration: .release))]),
         // libFuzzer harnesses for every parser of strangers' bytes (fuzz/build.sh).
         .executableTarget(name: "Fuzz", dependencies: ["Core", "HTTP", "Net", "DNS", "Mail", "Config", "Monitoring"]),
         .executableTarget(name: "CheckBench", dependencies: ["Net", "Core"]),
@@ -78,3 +88,22 @@ let package = Package(
         .testTarget(name: "NotifyTests", dependencies: ["Notify", "Core", "Store", "Monitoring", "Net", "Mail", "TestSupport"]),
     ]
 )
+
+// Idle memory (issue 20; bench/README.md "Idle RSS"): in release builds every
+// function gets a section of its own, and the linker lays out the functions
+// that start-up and an idle hub run together, in the order of
+// Sources/pingtxt/text-order.txt (bench/text-order.sh writes it). The kernel
+// maps 64 KB of a binary around each page fault, so start-up code scattered
+// over the whole text kept nearly all of it resident. LLVM's function
+// merging is off: the thunks it leaves have no symbol, so they could not be
+// ordered and each dragged a 64 KB block of cold code in.
+for target in package.targets where target.type != .system {
+    let cTargets = ["CShims", "CLibPQ"]
+    if cTargets.contains(target.name) {
+        target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]
+    } else {
+        target.swiftSettings = (target.swiftSettings ?? [])
+            + [.unsafeFlags(["-Xfrontend", "-function-sections", "-Xfrontend", "-disable-llvm-merge-functions-pass"],
+                            .when(configuration: .release))]
+    }
+}
