@@ -64,10 +64,10 @@ struct SystemRoutes {
 }
 
 /// The OpenAPI document, encoded on its first request instead of at start:
-/// its schema tables and bytes are some 250 KB of heap, and building them
-/// most of the start-up code an idle hub would otherwise keep resident
-/// (issue 20). That first request takes a few milliseconds on its loop;
-/// every later one answers the same bytes.
+/// its schema tables and bytes are some 250 KB of heap, and the code that
+/// builds them was a large part of what start-up ran (issue 20, idle RSS).
+/// That first request costs a few milliseconds on its loop; every later
+/// one answers the same bytes.
 final class OpenAPIBytes: Sendable {
     private let version: String
     private let serverURL: String
