@@ -27,8 +27,11 @@ COPY Resources ./Resources
 # SwiftPM checks every declared target's folder, test targets included.
 COPY Tests ./Tests
 # Static Swift stdlib: the runtime stage needs no Swift libraries
-# (works because pingtxt does not use FoundationNetworking).
-RUN --mount=type=cache,target=/src/.build \
+# (works because pingtxt does not use FoundationNetworking). The cache id
+# changes when Package.swift's compiler flags do: SwiftPM does not recompile
+# objects for a changed -Xfrontend flag (the idle-memory layout needs every
+# object built with -function-sections; docs/design.md "Idle memory").
+RUN --mount=type=cache,id=pingtxt-build-function-sections,target=/src/.build \
     swift build -c release --static-swift-stdlib --product pingtxt \
  && install -D -m 0755 "$(swift build -c release --show-bin-path)/pingtxt" /out/pingtxt \
  && strip /out/pingtxt
