@@ -4,7 +4,7 @@ import TestSupport
 
 /// libpq is loaded on the first PostgreSQL connection (Sources/CLibPQ), so a
 /// hub on SQLite runs without it. Where it cannot be loaded, the error must
-/// tell an operator what to install, and nothing half-loaded may stay.
+/// tell an operator what to install.
 struct LibPQLoaderTests {
     @Test func aMissingLibraryIsNamedWithItsPackage() {
         let message = failure(opening: "libpq-absent.so.5")
