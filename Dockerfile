@@ -17,7 +17,7 @@ ARG RUNTIME_IMAGE=debian:bookworm-slim
 # ---------------------------------------------------------------- build ----
 FROM ${SWIFT_IMAGE} AS build
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libsqlite3-dev libssl-dev pkg-config \
+ && apt-get install -y --no-install-recommends libsqlite3-dev libssl-dev libpq-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # No package dependencies (Package.swift has none), so nothing to resolve first.
@@ -27,8 +27,11 @@ COPY Resources ./Resources
 # SwiftPM checks every declared target's folder, test targets included.
 COPY Tests ./Tests
 # Static Swift stdlib: the runtime stage needs no Swift libraries
-# (works because pingtxt does not use FoundationNetworking).
-RUN --mount=type=cache,target=/src/.build \
+# (works because pingtxt does not use FoundationNetworking). The cache id
+# changes when Package.swift's compiler flags do: SwiftPM does not recompile
+# objects for a changed -Xfrontend flag (the idle-memory layout needs every
+# object built with -function-sections; docs/design.md "Idle memory").
+RUN --mount=type=cache,id=pingtxt-build-function-sections,target=/src/.build \
     swift build -c release --static-swift-stdlib --product pingtxt \
  && install -D -m 0755 "$(swift build -c release --show-bin-path)/pingtxt" /out/pingtxt \
  && strip /out/pingtxt
@@ -37,12 +40,14 @@ RUN --mount=type=cache,target=/src/.build \
 FROM ${RUNTIME_IMAGE}
 # Exactly what `ldd pingtxt` lists beyond libc/libm/libgcc_s (already in the
 # slim image): libsqlite3.so.0 (libsqlite3-0), libssl.so.3 + libcrypto.so.3
-# (libssl3), libstdc++.so.6 (libstdc++6). ca-certificates for outgoing TLS
-# checks; tzdata for heartbeat cron schedules in named time zones (the hub
-# reads /usr/share/zoneinfo itself). No curl/wget: the HEALTHCHECK below
-# uses bash's /dev/tcp.
+# (libssl3), libstdc++.so.6 (libstdc++6); and libpq.so.5 (libpq5), which
+# ldd does not list: the hub opens it only when the database is PostgreSQL
+# (docs/postgres.md). ca-certificates for outgoing TLS checks; tzdata for
+# heartbeat cron schedules in named time zones (the hub reads
+# /usr/share/zoneinfo itself). No curl/wget: the HEALTHCHECK below uses
+# bash's /dev/tcp.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libsqlite3-0 libssl3 libstdc++6 ca-certificates tzdata \
+ && apt-get install -y --no-install-recommends libsqlite3-0 libssl3 libpq5 libstdc++6 ca-certificates tzdata \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 pingtxt \
  && useradd --system --uid 10001 --gid pingtxt --home-dir /data --no-create-home --shell /usr/sbin/nologin pingtxt \

@@ -63,6 +63,15 @@ stats() {   # numbers on stdin -> "median min max"
 say "pingtxt hub start-up bench — $(date -u '+%Y-%m-%d %H:%M:%SZ')"
 say "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), binary $BIN ($(du -h "$BIN" | cut -f1)), $(nproc) cores, $(uname -r)"
 say "loadavg $(cut -d' ' -f1-3 /proc/loadavg); $(busy_others)"
+# Idle RSS rests on the text order (Package.swift, bench/text-order.sh): how
+# much of Sources/pingtxt/text-order.txt this binary still has (a stripped
+# binary has no names to check).
+names=$(nm --defined-only "$BIN" 2>/dev/null | awk '{ print ".text." $NF }' | sort -u)
+if [[ -n $names ]]; then
+    order=$(grep '^\.text\.\$s' "$ROOT/Sources/pingtxt/text-order.txt" | sort -u)
+    found=$(comm -12 <(echo "$names") <(echo "$order") | wc -l)
+    say "text order: $found of $(echo "$order" | wc -l) Swift functions of Sources/pingtxt/text-order.txt are in this binary (regenerate it with bench/text-order.sh when this drops)"
+fi
 say ""
 say "(a) fork+exec -> first 200 from /healthz, $REPEAT starts each (target < ${TARGET_MS} ms)"
 say "$(printf '%-14s %9s %9s %9s %14s' case 'median ms' 'min ms' 'max ms' 'RSS@ready kB')"

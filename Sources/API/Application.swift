@@ -56,7 +56,7 @@ public final class Application: Sendable {
     public func makeRouter() -> Router {
         let access = Access(authenticator: authenticator, sessions: sessions)
         let web = WebLayer(sessions: sessions, settings: settings)
-        let openAPI = OpenAPIDocument.build(version: settings.version, serverURL: settings.publicURL).serialized()
+        let openAPI = OpenAPIBytes(version: settings.version, serverURL: settings.publicURL)
         let system = SystemRoutes(access: access, settings: settings, metrics: metrics, monitoring: monitoring,
                                   notifications: notify.counters, openAPI: openAPI, startedAt: startedAt)
         let account = AccountRoutes(access: access, tokens: tokens)

@@ -25,6 +25,8 @@ long pt_gettid(void) { return (long)syscall(SYS_gettid); }
 
 pt_sqlite_destructor pt_sqlite_transient(void) { return SQLITE_TRANSIENT; }
 
+int pt_sqlite_no_page_prealloc(void) { return sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0); }
+
 long pt_ssl_set_tlsext_host_name(SSL *ssl, const char *name) {
     return SSL_set_tlsext_host_name(ssl, name);
 }

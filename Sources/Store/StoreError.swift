@@ -53,6 +53,12 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     /// timed out, the server going down); worth trying again later.
     public var isUnreachable: Bool { code == SQLITE_CANTOPEN && sqlState == nil && message.hasPrefix("cannot connect") }
 
+    /// libpq could not be loaded (`LibPQ.open`): the message says what to
+    /// install; trying again will not help.
+    public var isClientLibraryMissing: Bool {
+        code == SQLITE_CANTOPEN && sqlState == nil && message.hasPrefix(LibPQ.unavailable)
+    }
+
     /// Any constraint (UNIQUE, CHECK, NOT NULL, FOREIGN KEY…).
     public var isConstraint: Bool { code == SQLITE_CONSTRAINT }
 

@@ -101,6 +101,8 @@ enum CLI {
             do {
                 return try Database(url: location, readers: config.database.readers,
                                     busyTimeoutMillis: config.database.busyTimeoutMs)
+            } catch where error.isClientLibraryMissing {
+                throw CLIError(error.message)
             } catch where error.isUnreachable && Time.monotonicNanos() < deadline {
                 if attempts == 1 {
                     Log.shared.warn("database not reachable yet, retrying", ["database": location.redacted, "for_seconds": "\(seconds)"])

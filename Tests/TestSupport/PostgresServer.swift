@@ -1,5 +1,6 @@
 import CPostgres
 import Synchronization
+import Store
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -101,6 +102,7 @@ public final class PostgresServer: Sendable {
 
     /// Runs SQL as the superuser on the `postgres` database.
     public func execute(_ sql: String) throws {
+        try PostgresClientLibrary.load()
         let c = PQconnectdb("host=127.0.0.1 port=\(port) user=pingtxt dbname=postgres connect_timeout=10")
         defer { PQfinish(c) }
         guard PQstatus(c) == CONNECTION_OK else {

@@ -13,7 +13,7 @@ struct SystemRoutes {
     let monitoring: MonitoringService
     /// Delivery outcomes (nil when the hub runs without alerting).
     let notifications: DeliveryCounters?
-    let openAPI: [UInt8]
+    let openAPI: OpenAPIBytes
     let startedAt: Int64
 
     func register(_ r: inout RouteTable) {
@@ -25,7 +25,7 @@ struct SystemRoutes {
         let health = status.serialized()
         r.getInline("/healthz", Access.open { _ in .json(200, health) })
         let doc = openAPI
-        r.getInline("/api/openapi.json", Access.open { _ in .json(200, doc) })
+        r.getInline("/api/openapi.json", Access.open { _ in .json(200, doc.bytes) })
         if settings.metricsPublic {
             r.get("/metrics", Access.open(renderMetrics))
         } else {
@@ -60,5 +60,30 @@ struct SystemRoutes {
         ProcessStats.render(into: &out)
         let text = out.text
         return .text(200, text, contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+}
+
+/// The OpenAPI document, encoded on its first request instead of at start:
+/// its schema tables and bytes are some 250 KB of heap, and the code that
+/// builds them was a large part of what start-up ran (issue 20, idle RSS).
+/// That first request costs a few milliseconds on its loop; every later
+/// one answers the same bytes.
+final class OpenAPIBytes: Sendable {
+    private let version: String
+    private let serverURL: String
+    private let built = Mutex<[UInt8]?>(nil)
+
+    init(version: String, serverURL: String) {
+        self.version = version
+        self.serverURL = serverURL
+    }
+
+    var bytes: [UInt8] {
+        built.withLock { cached in
+            if let cached { return cached }
+            let made = OpenAPIDocument.build(version: version, serverURL: serverURL).serialized()
+            cached = made
+            return made
+        }
     }
 }

@@ -24,6 +24,11 @@ long pt_gettid(void);
 /// SQLITE_TRANSIENT: SQLite copies the bound buffer before returning.
 pt_sqlite_destructor pt_sqlite_transient(void);
 
+/// Before SQLite's first use: no page-cache block allocated up front for
+/// each connection (SQLITE_CONFIG_PAGECACHE with no buffer and N = 0), so
+/// pages are allocated as they are read. sqlite3_config is variadic.
+int pt_sqlite_no_page_prealloc(void);
+
 /// SSL_set_tlsext_host_name (a macro): sets SNI.
 long pt_ssl_set_tlsext_host_name(SSL *ssl, const char *name);
 

@@ -58,6 +58,7 @@ final class PostgresConnection: ConnectionBackend {
         switch LibPQ.connect([("dbname", conninfo), ("application_name", "pingtxt"), ("connect_timeout", "10")]) {
         case .success(let c): conn = c
         case .failure(let f):
+            if let unavailable = f.unavailable { throw unavailable }
             throw StoreError(code: SQLITE_CANTOPEN, message: "cannot connect to PostgreSQL at \(url.redacted): \(f.message)")
         }
         do {

@@ -1,3 +1,4 @@
+import CShims
 import CSQLite
 
 /// One SQLite connection, opened with `SQLITE_OPEN_NOMUTEX`: SQLite's own
@@ -12,7 +13,16 @@ final class SQLiteConnection: ConnectionBackend {
     private static let cacheLimit = 256
     private var closed = false
 
+    /// Once, before the process's first open: SQLite otherwise gives every
+    /// connection a block of 20 cache pages (~87 KB, every page written) at
+    /// its first transaction, whether it reads them or not; an idle hub's
+    /// connections read a few. Pages are then allocated one by one as read
+    /// (and kept, up to `cache_size`). Too late (SQLite already in use) only
+    /// leaves SQLite's default.
+    private static let processSetUp: Void = { _ = pt_sqlite_no_page_prealloc() }()
+
     init(path: String, role: Connection.Role, busyTimeoutMillis: Int) throws(StoreError) {
+        _ = Self.processSetUp
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
