@@ -46,6 +46,16 @@ struct Access: Sendable {
         return principal
     }
 
+    /// The caller as `Authenticator.cachedPrincipal` knows it, if `rule`
+    /// lets it through; nil for everything else (no bearer token, an agent
+    /// token, a refusal), which the full `check` then answers.
+    func cachedPrincipal(_ request: HTTPRequest, _ rule: Rule) -> Principal? {
+        guard let authorization = request.headers["Authorization"],
+              let principal = authenticator.cachedPrincipal(authorization: authorization),
+              (try? Self.authorize(principal, rule)) != nil else { return nil }
+        return principal
+    }
+
     /// The rule's checks on an established principal (the HTML pages use it
     /// with `sessionPrincipal(user:session:)`, so pages and API agree).
     static func authorize(_ principal: Principal, _ rule: Rule) throws(HTTPError) {

@@ -9,6 +9,8 @@ import HTTP
 struct GuardedRoute {
     let label: String
     let handler: HTTPHandler
+    /// Answers on the event loop when it can (`RouteHandler.fast`).
+    var fast: HTTPFastHandler? = nil
 }
 
 extension Access.Rule {
@@ -23,6 +25,18 @@ extension Access {
     func rule(_ rule: Rule, _ body: @escaping @Sendable (HTTPRequest, Principal) throws -> HTTPResponse) -> GuardedRoute {
         let access = self
         return GuardedRoute(label: rule.label, handler: guarded { req in try body(req, try access.check(req, rule)) })
+    }
+
+    /// `rule` for a body that needs nothing but the caller and never blocks:
+    /// a bearer token this hub checked this second answers on the event
+    /// loop (`Access.cachedPrincipal`); anything else — a session cookie, a
+    /// token not checked yet, a refusal — goes through `rule`'s full check
+    /// on the pool, which gives every error its usual answer.
+    func cached(_ rule: Rule, _ body: @escaping @Sendable (HTTPRequest, Principal) -> HTTPResponse) -> GuardedRoute {
+        let access = self
+        var route = self.rule(rule) { req, p in body(req, p) }
+        route.fast = { req in access.cachedPrincipal(req, rule).map { body(req, $0) } }
+        return route
     }
 
     /// A handler behind `rule` that also needs an OAuth sign-in (the phone's
@@ -47,7 +61,13 @@ extension Access {
 }
 
 extension RouteTable {
-    mutating func get(_ path: String, _ route: GuardedRoute) { add("GET", path, .pool, access: route.label, route.handler) }
+    mutating func get(_ path: String, _ route: GuardedRoute) {
+        if let fast = route.fast {
+            get(path, access: route.label, fast: fast, route.handler)
+        } else {
+            add("GET", path, .pool, access: route.label, route.handler)
+        }
+    }
     mutating func getInline(_ path: String, _ route: GuardedRoute) { add("GET", path, .inline, access: route.label, route.handler) }
     mutating func post(_ path: String, _ route: GuardedRoute) { add("POST", path, .pool, access: route.label, route.handler) }
     mutating func postBlocking(_ path: String, _ route: GuardedRoute) {

@@ -2,11 +2,14 @@ import Core
 import Store
 import Synchronization
 
-/// Turns a bearer token into a `Principal`. Every call reads the database,
-/// so a revoked token or a deleted user stops working at once; reads run on
-/// a reader connection and never wait for writers (WAL).
+/// Turns a bearer token into a `Principal`. `authenticate` reads the
+/// database, so a revoked token or a deleted user stops working at once;
+/// reads run on a reader connection and never wait for writers (WAL).
+/// `cachedPrincipal` answers from what `authenticate` checked this second,
+/// without blocking (see `CredentialCache` for when it may).
 public final class Authenticator: Sendable {
     private let database: Database
+    private let cache = CredentialCache()
     private let clock: @Sendable () -> Int64
     /// Last `last_used_at` written per token: the column is refreshed at most
     /// once a minute so authentication does not turn every read into a write.
@@ -32,11 +35,25 @@ public final class Authenticator: Sendable {
         return try authenticate(bearer: token)
     }
 
+    /// The principal of `Authorization: Bearer <token>` if this hub checked
+    /// the token against the database in the current second and nothing it
+    /// committed since changes credentials; nil means: call `authenticate`.
+    /// Never blocks, so an event loop may call it.
+    public func cachedPrincipal(authorization: String) -> Principal? {
+        guard let token = BearerCredentials.token(authorization),
+              let hash = TokenFactory.hashPresented(token, expecting: [.apiToken, .oauthAccess]),
+              let digest = CredentialCache.Digest(hash) else { return nil }
+        return cache.principal(for: digest, generation: database.credentialGeneration, now: clock())
+    }
+
     public func authenticate(bearer token: String) throws(AuthError) -> Principal {
         guard let hash = TokenFactory.hashPresented(token, expecting: [.apiToken, .oauthAccess]) else {
             throw .unauthenticated("The token is malformed or of a kind this endpoint does not take.")
         }
-        if TokenKind.of(token) == .oauthAccess { return try authenticateAccess(hash: hash) }
+        // Read before the database: a change committed after it leaves what
+        // is kept below stale.
+        let generation = database.credentialGeneration
+        if TokenKind.of(token) == .oauthAccess { return try authenticateAccess(hash: hash, generation: generation) }
         let found: (token: APITokenRecord, user: UserRecord)?
         do {
             found = try database.readStatement { try APITokens.findByHash($0, hash: hash) }
@@ -52,13 +69,15 @@ public final class Authenticator: Sendable {
         let role = Role(rawValue: found.user.role) ?? .readonly
         let scope = Scope.effective(Scope(rawValue: found.token.scope) ?? .read, role: role)
         touch(found.token.id, now: now)
-        return Principal(user: found.user, role: role, scope: scope, credential: .apiToken(id: found.token.id))
+        let principal = Principal(user: found.user, role: role, scope: scope, credential: .apiToken(id: found.token.id))
+        keep(principal, hash: hash, expiresAt: found.token.expiresAt, generation: generation, now: now)
+        return principal
     }
 
     /// A `pma_` access token: unknown, expired or of a revoked sign-in → 401.
     /// The principal's credential is the sign-in, so account endpoints can
     /// refuse it (`Principal.mayUseAccountEndpoints`).
-    private func authenticateAccess(hash: [UInt8]) throws(AuthError) -> Principal {
+    private func authenticateAccess(hash: [UInt8], generation: UInt64) throws(AuthError) -> Principal {
         let found: (token: OAuthTokenRecord, signIn: OAuthSignInRecord, user: UserRecord)?
         do {
             found = try database.readStatement { try OAuthStore.accessToken($0, hash: hash) }
@@ -72,7 +91,15 @@ public final class Authenticator: Sendable {
         let role = Role(rawValue: found.user.role) ?? .readonly
         let scope = Scope.effective(Scope(rawValue: found.token.scope) ?? .read, role: role)
         touchSignIn(found.signIn.id, now: now)
-        return Principal(user: found.user, role: role, scope: scope, credential: .oauthAccess(signInID: found.signIn.id))
+        let principal = Principal(user: found.user, role: role, scope: scope,
+                                  credential: .oauthAccess(signInID: found.signIn.id))
+        keep(principal, hash: hash, expiresAt: found.token.expiresAt, generation: generation, now: now)
+        return principal
+    }
+
+    private func keep(_ principal: Principal, hash: [UInt8], expiresAt: Int64?, generation: UInt64, now: Int64) {
+        guard let digest = CredentialCache.Digest(hash) else { return }
+        cache.keep(principal, for: digest, expiresAt: expiresAt, generation: generation, now: now)
     }
 
     /// Same once-a-minute rule as API tokens, for a sign-in's last_used_at.

@@ -35,16 +35,25 @@ public struct HTTPHeaders: Sendable, Sequence {
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 
     /// ASCII case-insensitive comparison (header names are ASCII tokens).
+    /// Every request looks up several names: on the bytes of native strings
+    /// (always contiguous) this is a loop over two buffers, where zipping two
+    /// UTF8Views was 3 % of a cached `/api/me`.
     public static func equalNames(_ a: String, _ b: String) -> Bool {
         let ua = a.utf8, ub = b.utf8
         guard ua.count == ub.count else { return false }
-        for (x, y) in zip(ua, ub) where x != y {
-            let lx = (x >= 65 && x <= 90) ? x + 32 : x
-            let ly = (y >= 65 && y <= 90) ? y + 32 : y
-            if lx != ly { return false }
+        let fast = ua.withContiguousStorageIfAvailable { pa in
+            ub.withContiguousStorageIfAvailable { pb in
+                for i in 0..<pa.count where pa[i] != pb[i] && lower(pa[i]) != lower(pb[i]) { return false }
+                return true
+            }
         }
+        if let fast = fast ?? nil { return fast }
+        for (x, y) in zip(ua, ub) where x != y && lower(x) != lower(y) { return false }
         return true
     }
+
+    @inline(__always)
+    private static func lower(_ c: UInt8) -> UInt8 { (c >= 65 && c <= 90) ? c + 32 : c }
 }
 
 extension HTTPHeaders: Equatable {

@@ -84,6 +84,7 @@ public enum APITokens {
 
     public static func delete(_ c: Connection, id: Int64) throws(StoreError) -> Bool {
         try c.execute("DELETE FROM api_tokens WHERE id = ?", [.integer(id)])
+        c.changedCredentials = true
         return c.changes > 0
     }
 
@@ -97,5 +98,6 @@ public enum APITokens {
     public static func downgradeToRead(_ c: Connection, userID: Int64) throws(StoreError) {
         try c.execute("UPDATE api_tokens SET scope = 'read' WHERE user_id = ? AND scope <> 'read'",
                       [.integer(userID)])
+        c.changedCredentials = true
     }
 }

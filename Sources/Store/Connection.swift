@@ -30,6 +30,13 @@ public final class Connection {
         engine = .postgres
     }
 
+    /// Set by a statement that changes what a bearer token authenticates as
+    /// (a token deleted or narrowed, a user changed or deleted, a sign-in
+    /// revoked); `Database` counts it once the transaction has ended
+    /// (`credentialGeneration`), so a cache of checked credentials is never
+    /// newer than the change that makes it wrong.
+    var changedCredentials = false
+
     /// The SQLite handle, for SQLite-only work (online backup).
     var sqlite: SQLiteConnection? { backend as? SQLiteConnection }
 

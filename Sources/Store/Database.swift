@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CSQLite
 import Core
+import Synchronization
 
 /// The hub's database: one writer connection and a pool of reader
 /// connections, on one SQLite file in WAL mode or on a PostgreSQL server.
@@ -26,6 +27,14 @@ public final class Database: Sendable {
     private let readers: ConnectionPool
     /// SQLite only: PostgreSQL checkpoints on its own.
     private let checkpointer: Checkpointer?
+    private let credentialChanges = Atomic<UInt64>(0)
+
+    /// Counts this process's write transactions that changed credentials
+    /// (`Connection.changedCredentials`), each counted after its COMMIT or
+    /// ROLLBACK. A cache of checked credentials reads it before it reads the
+    /// database and drops whatever it kept under an older count. Changes made
+    /// by another process (another hub, the CLI) are not counted here.
+    public var credentialGeneration: UInt64 { credentialChanges.load(ordering: .acquiring) }
 
     /// Name of the newest migration this binary knows.
     public static var schemaVersion: String { Migrations.all.last?.name ?? "" }
@@ -104,6 +113,7 @@ public final class Database: Sendable {
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
         try writer.with { conn in
             try conn.backend.ensureUsable()
+            defer { countCredentialChanges(conn) }
             return try Database.transaction(conn, begin: Database.beginWrite(conn), body)
         }
     }
@@ -128,8 +138,17 @@ public final class Database: Sendable {
         guard !lanes.isEmpty else { return try write(body) }
         return try lanes[lane % lanes.count].with { conn in
             try conn.backend.ensureUsable()
+            defer { countCredentialChanges(conn) }
             return try Database.transaction(conn, begin: Database.beginWrite(conn), body)
         }
+    }
+
+    /// After the transaction: a rolled-back change is counted too (one
+    /// needless refill of a cache, never a stale answer).
+    private func countCredentialChanges(_ conn: Connection) {
+        guard conn.changedCredentials else { return }
+        conn.changedCredentials = false
+        credentialChanges.add(1, ordering: .releasing)
     }
 
     /// Runs `body` on a reader connection inside `BEGIN … COMMIT`, so all its

@@ -119,6 +119,7 @@ public enum OAuthStore {
                       [.integer(now), .integer(id)])
         let changed = c.changes > 0
         try c.execute("DELETE FROM oauth_tokens WHERE signin_id = ?", [.integer(id)])
+        c.changedCredentials = true
         // Its phones stop getting notifications at once (SPEC §6).
         try MobileDevices.deleteForSignIn(c, signInID: id)
         return changed

@@ -36,6 +36,7 @@ public enum RecoveryCodes {
         try c.execute("""
             UPDATE users SET totp_secret = ?, totp_enabled = ?, totp_last_step = NULL, updated_at = ? WHERE id = ?
             """, [SQLValue(secret), .integer(enabled ? 1 : 0), .integer(now), .integer(userID)])
+        c.changedCredentials = true
     }
 
     /// Records `step` as spent if it is newer than the last spent one; false

@@ -112,6 +112,7 @@ public enum Users {
         let row = try c.queryOne(SQL.update, [
             SQLValue(name), SQLValue(role), SQLValue(email), .integer(now), .integer(id)])
         guard let row else { return nil }
+        c.changedCredentials = true
         let user = try UserRecord(row: row)
         if user.role == "readonly" { try APITokens.downgradeToRead(c, userID: id) }
         return user
@@ -120,12 +121,14 @@ public enum Users {
     public static func setPasswordHash(_ c: Connection, id: Int64, hash: String, now: Int64) throws(StoreError) -> Bool {
         try c.execute("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?",
                       [.text(hash), .integer(now), .integer(id)])
+        c.changedCredentials = true
         return c.changes > 0
     }
 
     /// Deletes the user and (ON DELETE CASCADE) their tokens.
     public static func delete(_ c: Connection, id: Int64) throws(StoreError) -> Bool {
         try c.execute("DELETE FROM users WHERE id = ?", [.integer(id)])
+        c.changedCredentials = true
         return c.changes > 0
     }
 }

@@ -28,6 +28,9 @@ import Glibc
             r.delete("/users/{id}") { _ in .noContent() }
             r.get("/client") { req in .text(200, "\(req.clientAddress) \(req.scheme)") }
             r.get("/boom") { _ in throw SystemError("boom", errno: EIO) }
+            r.get("/maybe", fast: { req in req.query("hit") == nil ? nil : .text(200, "fast on \(threadName())") }) { _ in
+                .text(200, "pool on \(threadName())")
+            }
         }
         return try HTTPServer(configuration: config, router: router)
     }
@@ -68,6 +71,22 @@ import Glibc
         #expect(c.readResponse()?.text == "fast 2")
         #expect(c.readResponse()?.text == "{\"hello\":true}")
         #expect(c.readResponse()?.text == "slow 4")
+    }
+
+    /// A fast handler answers on the loop when it can, else the pool handler
+    /// does; pipelined answers keep their order either way.
+    @Test func aFastHandlerAnswersOnTheLoopOrDefersToThePool() throws {
+        let server = try Self.makeServer()
+        defer { server.shutdown() }
+        let c = try TestClient(port: server.port)
+        c.send("GET /maybe?hit=1 HTTP/1.1\r\nHost: x\r\n\r\nGET /maybe HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "GET /slow?ms=100&n=1 HTTP/1.1\r\nHost: x\r\n\r\nGET /maybe?hit=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        let first = try #require(c.readResponse()).text
+        let second = try #require(c.readResponse()).text
+        #expect(first.hasPrefix("fast on ") && !first.hasPrefix("fast on http-worker"), "\(first)")
+        #expect(second.hasPrefix("pool on http-worker"), "\(second)")
+        #expect(c.readResponse()?.text == "slow 1")
+        #expect(c.readResponse()?.text.hasPrefix("fast on ") == true)
     }
 
     @Test func notFoundAndMethodNotAllowedAreJSON() throws {
@@ -156,5 +175,23 @@ import Glibc
         let t = try TestClient(port: trusted.port)
         t.send("GET /client HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 9.9.9.9, 1.2.3.4, 127.0.0.5\r\nX-Forwarded-Proto: https\r\n\r\n")
         #expect(t.readResponse()?.text == "1.2.3.4 https")
+    }
+}
+
+/// The calling thread's name (`Core.startThread` names every thread).
+func threadName() -> String {
+    let fd = open("/proc/thread-self/comm", O_RDONLY)
+    guard fd >= 0 else { return "?" }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 32)
+    let n = read(fd, &buffer, buffer.count)
+    return String(decoding: buffer.prefix(max(0, n)), as: UTF8.self).trimmingSuffix { $0 == "\n" }
+}
+
+private extension String {
+    func trimmingSuffix(_ drop: (Character) -> Bool) -> String {
+        var s = Substring(self)
+        while let last = s.last, drop(last) { s = s.dropLast() }
+        return String(s)
     }
 }

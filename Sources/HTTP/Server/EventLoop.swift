@@ -28,9 +28,12 @@ final class EventLoop {
     private var logBuffer: [UInt8] = []
     private var logSecond: Int64 = 0
     private var logTimestamp = ""
+    /// Which of the metrics' tallies this loop counts in.
+    private let index: Int
 
-    init(context: ServerContext, listener: Int32, mailbox: LoopMailbox) throws(SystemError) {
+    init(context: ServerContext, index: Int, listener: Int32, mailbox: LoopMailbox) throws(SystemError) {
         self.context = context
+        self.index = index
         self.listener = listener
         self.mailbox = mailbox
         epoll = try sys("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
@@ -236,8 +239,8 @@ final class EventLoop {
             }
             return
         }
-        if match.execution == .inline {
-            complete(conn, context.run(match, request), route: match.pattern)
+        if let response = context.answerOnLoop(match, request) {
+            complete(conn, response, route: match.pattern)
             return
         }
         // Reading stops while the handler runs, should more input arrive
@@ -324,7 +327,7 @@ final class EventLoop {
 
     private func record(_ conn: Connection, head: HTTPRequestHead, status: Int, bytes: Int, route: String?) {
         let seconds = Double(Time.monotonicNanos() - conn.dispatchedAt) / 1e9
-        context.metrics.record(method: head.method, route: route ?? "unmatched", status: status, seconds: seconds)
+        context.metrics.record(shard: index, method: head.method, route: route ?? "unmatched", status: status, seconds: seconds)
         if context.configuration.accessLog {
             // Buffered: written once per pass of the loop, not once per request.
             let now = Time.now()

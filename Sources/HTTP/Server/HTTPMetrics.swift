@@ -6,26 +6,45 @@ import Synchronization
 /// blow up their number.
 public final class HTTPMetrics: Sendable {
     private struct Key: Hashable { let method: String; let route: String; let status: Int }
-    private let counts = Mutex<[Key: Int]>([:])
-    private let durations = Mutex<(sum: Double, count: Int)>((0, 0))
+    private struct Tally: Sendable { var counts: [Key: Int] = [:]; var sum = 0.0; var count = 0 }
+    private final class Shard: Sendable { let tally = Mutex(Tally()) }
+    /// One tally per event loop (by its index, modulo the count): each loop
+    /// counts under a lock nobody else takes but `render`, where one shared
+    /// lock had both loops meet at every request.
+    private let shards: [Shard]
     public let inFlight = Atomic<Int>(0)
     public let openConnections = Atomic<Int>(0)
 
-    public init() {}
+    public init() { shards = (0..<8).map { _ in Shard() } }
 
-    func record(method: String, route: String, status: Int, seconds: Double) {
-        counts.withLock { $0[Key(method: method, route: route, status: status), default: 0] += 1 }
-        durations.withLock { $0.sum += seconds; $0.count += 1 }
+    func record(shard: Int, method: String, route: String, status: Int, seconds: Double) {
+        shards[shard % shards.count].tally.withLock { t in
+            t.counts[Key(method: method, route: route, status: status), default: 0] += 1
+            t.sum += seconds
+            t.count += 1
+        }
+    }
+
+    private var merged: Tally {
+        var total = Tally()
+        for shard in shards {
+            shard.tally.withLock { t in
+                for (key, n) in t.counts { total.counts[key, default: 0] += n }
+                total.sum += t.sum
+                total.count += t.count
+            }
+        }
+        return total
     }
 
     /// Prometheus text exposition of these metrics.
     public func render(into out: inout PrometheusText) {
         out.family("pingtxt_http_requests_total", .counter, help: "HTTP requests answered, by method, route and status.")
-        let snapshot = counts.withLock { $0 }
-        for (key, n) in snapshot.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
+        let tally = merged
+        for (key, n) in tally.counts.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
             out.sample("pingtxt_http_requests_total", ["method": key.method, "route": key.route, "status": String(key.status)], n)
         }
-        let d = durations.withLock { $0 }
+        let d = (sum: tally.sum, count: tally.count)
         out.family("pingtxt_http_request_duration_seconds", .summary, help: "Time from a request's end to its answer being queued.")
         out.sample("pingtxt_http_request_duration_seconds_sum", d.sum)
         out.sample("pingtxt_http_request_duration_seconds_count", d.count)

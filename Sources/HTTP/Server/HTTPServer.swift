@@ -57,7 +57,7 @@ public final class HTTPServer: Sendable {
         var handles: [ThreadHandle] = []
         for (i, fd) in listeners.enumerated() {
             let mailbox = try LoopMailbox()
-            let loop = try LoopSeed(context: context, listener: fd, mailbox: mailbox)
+            let loop = try LoopSeed(context: context, index: i, listener: fd, mailbox: mailbox)
             boxes.append(mailbox)
             handles.append(startThread(name: "http-loop-\(i)") { loop.run() })
         }
@@ -78,18 +78,20 @@ public final class HTTPServer: Sendable {
 /// so only these Sendable parts cross threads.
 private struct LoopSeed: Sendable {
     let context: ServerContext
+    let index: Int
     let listener: Int32
     let mailbox: LoopMailbox
 
-    init(context: ServerContext, listener: Int32, mailbox: LoopMailbox) throws(SystemError) {
+    init(context: ServerContext, index: Int, listener: Int32, mailbox: LoopMailbox) throws(SystemError) {
         self.context = context
+        self.index = index
         self.listener = listener
         self.mailbox = mailbox
     }
 
     func run() {
         do {
-            let loop = try EventLoop(context: context, listener: listener, mailbox: mailbox)
+            let loop = try EventLoop(context: context, index: index, listener: listener, mailbox: mailbox)
             loop.run()
         } catch {
             Log.shared.error("event loop failed to start", ["error": "\(error)"])

@@ -21,14 +21,24 @@ final class ServerContext: Sendable {
 
     /// Runs a direct handler on the calling thread.
     func run(_ match: RouteMatch, _ request: HTTPRequest) -> HTTPResponse {
-        guard case .direct(let handler) = match.handler else {
-            return .error(HTTPError(500, "internal_error", "The server failed to handle this request."))
+        let handler: HTTPHandler
+        switch match.handler {
+        case .direct(let h), .fast(_, slow: let h): handler = h
+        case .deferred: return .error(HTTPError(500, "internal_error", "The server failed to handle this request."))
         }
         do {
             return try handler(prepared(match, request))
         } catch {
             return Self.answer(error, route: match.pattern)
         }
+    }
+
+    /// The answer given on the event loop itself: an inline route's, or a
+    /// fast handler's when it has one; nil sends the request to a pool.
+    func answerOnLoop(_ match: RouteMatch, _ request: HTTPRequest) -> HTTPResponse? {
+        if match.execution == .inline { return run(match, request) }
+        guard case .fast(let fast, _) = match.handler else { return nil }
+        return fast(prepared(match, request))
     }
 
     func prepared(_ match: RouteMatch, _ request: HTTPRequest) -> HTTPRequest {

@@ -1,0 +1,78 @@
+import Store
+import Synchronization
+
+/// Bearer tokens this hub checked against the database in the current
+/// second, by the SHA-256 of the token (never the token itself), so a route
+/// that needs nothing but the caller (`/api/me`) can answer on the event
+/// loop instead of taking a database read and a worker thread's round trip.
+///
+/// A kept principal is used only while all of these hold, else the caller
+/// reads the database as before:
+/// - the clock's second is the one it was checked in: a change made by
+///   another process (another hub, the CLI) is seen within a second;
+/// - `Database.credentialGeneration` is what it was before that read: any
+///   change this hub commits (a token revoked, a role changed, a user
+///   deleted, a sign-in ended) drops every kept principal at once;
+/// - the token's own expiry has not passed.
+/// Only successes are kept: an unknown token always reaches the database.
+/// Kept principals carry no password hash and no TOTP secret.
+final class CredentialCache: Sendable {
+    struct Entry: Sendable {
+        let principal: Principal
+        let expiresAt: Int64?
+        let generation: UInt64
+        let checkedAt: Int64
+    }
+
+    /// The first 8 bytes of a SHA-256 pick the bucket (they are uniform, and
+    /// a caller cannot aim them); equality compares all 32.
+    struct Digest: Hashable, Sendable {
+        let words: (UInt64, UInt64, UInt64, UInt64)
+
+        init?(_ hash: [UInt8]) {
+            guard hash.count == 32 else { return nil }
+            func word(_ at: Int) -> UInt64 {
+                var w: UInt64 = 0
+                for i in at..<(at + 8) { w = w << 8 | UInt64(hash[i]) }
+                return w
+            }
+            words = (word(0), word(8), word(16), word(24))
+        }
+
+        static func == (a: Digest, b: Digest) -> Bool { a.words == b.words }
+        func hash(into hasher: inout Hasher) { hasher.combine(words.0) }
+    }
+
+    /// Beyond this many tokens checked in one second the cache starts over:
+    /// a bound on memory, not a working-set guess (a hub's callers are its
+    /// users' scripts and phones).
+    static let capacity = 4096
+
+    private let entries = Mutex<[Digest: Entry]>([:])
+
+    func principal(for digest: Digest, generation: UInt64, now: Int64) -> Principal? {
+        guard let entry = entries.withLock({ $0[digest] }),
+              entry.generation == generation, entry.checkedAt == now else { return nil }
+        if let expires = entry.expiresAt, expires <= now { return nil }
+        return entry.principal
+    }
+
+    /// `generation` must have been read before the database read that
+    /// produced `principal`, so a change committed in between leaves it stale.
+    func keep(_ principal: Principal, for digest: Digest, expiresAt: Int64?, generation: UInt64, now: Int64) {
+        var user = principal.user
+        user.passwordHash = nil
+        user.totpSecret = nil
+        let kept = Principal(user: user, role: principal.role, scope: principal.scope, credential: principal.credential)
+        let entry = Entry(principal: kept, expiresAt: expiresAt, generation: generation, checkedAt: now)
+        entries.withLock { map in
+            if map.count >= Self.capacity {
+                map = map.filter { $0.value.checkedAt == now && $0.value.generation == generation }
+                if map.count >= Self.capacity { map.removeAll(keepingCapacity: true) }
+            }
+            map[digest] = entry
+        }
+    }
+
+    var count: Int { entries.withLock { $0.count } }
+}

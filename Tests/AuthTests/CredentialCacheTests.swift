@@ -1,0 +1,136 @@
+@testable import Auth
+import Store
+import Testing
+import TestSupport
+
+/// `Authenticator.cachedPrincipal`: what `authenticate` checked this second,
+/// dropped by any credential change this process commits, by the next
+/// second, and never holding a secret.
+@Suite struct CredentialCacheTests {
+    static let start: Int64 = 1_800_000_000
+
+    struct Fixture {
+        let store: TestDatabase
+        let clock = TestClock(CredentialCacheTests.start)
+        let auth: Authenticator
+        let tokens: TokenService
+        let users: UserService
+        let user: UserRecord
+        let token: String
+        let header: String
+
+        init(_ engine: TestEngine, scope: Scope = .write) throws {
+            store = try TestDatabase(engine)
+            auth = Authenticator(database: store.db, clock: clock.read)
+            tokens = TokenService(database: store.db, clock: clock.read)
+            users = UserService(database: store.db, clock: clock.read)
+            _ = try store.user("admin@example.com")
+            user = try store.db.write {
+                try Users.insert($0, email: "u@example.com", name: "U", role: "admin", passwordHash: "scrypt$secret", now: 1)
+            }
+            token = try tokens.create(for: user, name: "t", scope: scope, expiresAt: nil).token
+            header = "Bearer " + token
+        }
+    }
+
+    @Test(arguments: TestEngine.all) func aCheckedTokenIsKeptForTheSecondWithoutSecrets(engine: TestEngine) throws {
+        let f = try Fixture(engine)
+        #expect(f.auth.cachedPrincipal(authorization: f.header) == nil, "nothing is kept before a database check")
+        _ = try f.auth.authenticate(authorization: f.header)
+        let kept = try #require(f.auth.cachedPrincipal(authorization: f.header))
+        #expect(kept.user.id == f.user.id && kept.scope == .write && kept.role == .admin)
+        #expect(kept.user.passwordHash == nil && kept.user.totpSecret == nil)
+        #expect(f.auth.cachedPrincipal(authorization: "Bearer " + TokenFactory.generate(.apiToken).token) == nil)
+        #expect(f.auth.cachedPrincipal(authorization: "Basic " + f.token) == nil)
+
+        f.clock.advance(1)
+        #expect(f.auth.cachedPrincipal(authorization: f.header) == nil, "kept only within the second it was checked")
+        _ = try f.auth.authenticate(authorization: f.header)
+        #expect(f.auth.cachedPrincipal(authorization: f.header) != nil)
+    }
+
+    @Test(arguments: TestEngine.all) func aRevokedTokenIsDroppedAtOnce(engine: TestEngine) throws {
+        let f = try Fixture(engine)
+        _ = try f.auth.authenticate(authorization: f.header)
+        let id = try #require(try f.tokens.list(userID: f.user.id, afterID: nil, limit: 10).first?.id)
+        try f.tokens.revoke(id: id, by: f.user, isAdmin: true)
+        #expect(f.auth.cachedPrincipal(authorization: f.header) == nil)
+        #expect(throws: AuthError.self) { try f.auth.authenticate(authorization: f.header) }
+    }
+
+    @Test(arguments: TestEngine.all) func aRoleChangeOrADeletedUserIsSeenAtOnce(engine: TestEngine) throws {
+        let f = try Fixture(engine)
+        _ = try f.auth.authenticate(authorization: f.header)
+        _ = try f.users.update(id: f.user.id, email: nil, name: nil, role: .readonly, password: nil)
+        #expect(f.auth.cachedPrincipal(authorization: f.header) == nil)
+        #expect(try f.auth.authenticate(authorization: f.header).scope == .read)
+        #expect(f.auth.cachedPrincipal(authorization: f.header)?.scope == .read)
+
+        try f.users.delete(id: f.user.id)
+        #expect(f.auth.cachedPrincipal(authorization: f.header) == nil)
+        #expect(throws: AuthError.self) { try f.auth.authenticate(authorization: f.header) }
+    }
+
+    @Test(arguments: TestEngine.all) func anEndedSignInDropsItsAccessToken(engine: TestEngine) throws {
+        let f = try Fixture(engine)
+        let (access, hash) = TokenFactory.generate(.oauthAccess)
+        let signIn = try f.store.db.write { c in
+            let s = try OAuthStore.insertSignIn(c, userID: f.user.id, clientID: "app", scope: "write", now: Self.start)
+            try OAuthStore.insertToken(c, hash: hash, kind: .access, signInID: s.id, scope: "write",
+                                       now: Self.start, expiresAt: Self.start + 3600, codeID: nil)
+            return s
+        }
+        _ = try f.auth.authenticate(authorization: "Bearer " + access)
+        #expect(f.auth.cachedPrincipal(authorization: "Bearer " + access)?.credential == .oauthAccess(signInID: signIn.id))
+        try f.store.db.write { c in _ = try OAuthStore.revokeSignIn(c, id: signIn.id, now: Self.start) }
+        #expect(f.auth.cachedPrincipal(authorization: "Bearer " + access) == nil)
+    }
+
+    /// Another hub or the CLI changes the rows without this process knowing:
+    /// a raw DELETE stands in for it. Seen from the next second on.
+    @Test(arguments: TestEngine.all) func aChangeMadeElsewhereIsSeenTheNextSecond(engine: TestEngine) throws {
+        let f = try Fixture(engine)
+        _ = try f.auth.authenticate(authorization: f.header)
+        try f.store.db.write { try $0.execute("DELETE FROM api_tokens WHERE user_id = ?", [.integer(f.user.id)]) }
+        #expect(f.auth.cachedPrincipal(authorization: f.header) != nil, "within the second: the documented window")
+        f.clock.advance(1)
+        #expect(f.auth.cachedPrincipal(authorization: f.header) == nil)
+        #expect(throws: AuthError.self) { try f.auth.authenticate(authorization: f.header) }
+    }
+
+    @Test(arguments: TestEngine.all) func changesAreCountedAfterTheirTransaction(engine: TestEngine) throws {
+        let f = try Fixture(engine)
+        let before = f.store.db.credentialGeneration
+        try f.store.db.write { c in
+            _ = try Users.setPasswordHash(c, id: f.user.id, hash: "scrypt$other", now: 2)
+            #expect(f.store.db.credentialGeneration == before, "not before the COMMIT")
+        }
+        #expect(f.store.db.credentialGeneration == before + 1)
+        struct Abandon: Error {}
+        #expect(throws: Abandon.self) {
+            try f.store.db.write { c in
+                _ = try Users.delete(c, id: f.user.id)
+                throw Abandon()
+            }
+        }
+        #expect(f.store.db.credentialGeneration == before + 2, "a rolled-back change is counted too")
+        try f.store.db.write { c in _ = try APITokens.touch(c, id: 1, at: 3) }
+        #expect(f.store.db.credentialGeneration == before + 2, "using a token changes nothing it grants")
+    }
+
+    @Test func theCacheStaysBounded() {
+        let cache = CredentialCache()
+        let user = UserRecord(id: 1, email: "a@example.com", name: "", role: "admin", passwordHash: nil, totpSecret: nil,
+                              totpEnabled: false, createdAt: 0, updatedAt: 0)
+        let p = Principal(user: user, role: .admin, scope: .read, credential: .apiToken(id: 1))
+        for i in 0..<(CredentialCache.capacity + 10) {
+            let digest = CredentialCache.Digest(TokenFactory.generate(.apiToken).hash)!
+            cache.keep(p, for: digest, expiresAt: nil, generation: 0, now: Int64(i / 1000))
+        }
+        #expect(cache.count <= CredentialCache.capacity)
+        let digest = CredentialCache.Digest(TokenFactory.generate(.apiToken).hash)!
+        cache.keep(p, for: digest, expiresAt: Self.start + 1, generation: 0, now: Self.start)
+        #expect(cache.principal(for: digest, generation: 0, now: Self.start) != nil)
+        #expect(cache.principal(for: digest, generation: 1, now: Self.start) == nil)
+    }
+}
