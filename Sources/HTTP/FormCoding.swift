@@ -17,6 +17,11 @@ public enum FormCoding {
     /// Percent-decodes (with `+` as space in forms and queries, not in paths);
     /// invalid UTF-8 is repaired.
     public static func percentDecode(_ text: Substring, plusAsSpace: Bool = true) -> String {
+        // Most path parameters (ids, ping keys) have nothing to decode: one
+        // scan, one copy, where the loop below costs two arrays.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) {
+            return String(text)
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var it = Array(text.utf8)[...]

@@ -54,14 +54,17 @@ struct RouteTrie: Sendable {
 
     private func walk(_ at: Int, _ segments: [Substring], _ depth: Int, _ score: Int,
                       _ out: inout [(route: Int, score: Int)]) {
-        let node = nodes[at]
+        // Fields read in place: a copy of the node would retain and release
+        // its dictionary and arrays at every step.
         guard depth < segments.count else {
-            for r in node.routes { out.append((r, score)) }
+            for r in nodes[at].routes { out.append((r, score)) }
             return
         }
         let part = segments[depth]
-        if !node.literals.isEmpty, let next = node.literals[String(part)] { walk(next, segments, depth + 1, score + 1, &out) }
+        if !nodes[at].literals.isEmpty, let next = nodes[at].literals[String(part)] {
+            walk(next, segments, depth + 1, score + 1, &out)
+        }
         // A parameter takes any segment but an empty one (`/a//b`).
-        if let next = node.parameter, !part.isEmpty { walk(next, segments, depth + 1, score, &out) }
+        if let next = nodes[at].parameter, !part.isEmpty { walk(next, segments, depth + 1, score, &out) }
     }
 }

@@ -250,16 +250,16 @@ extension MonitoringService {
         }
         let heartbeats = self.heartbeats
         let cluster = self.cluster
-        let config = entry.config
+        let paused = entry.config.paused
         let row = Heartbeats.NewPing(monitorID: id, atMs: nowMs, kind: kind, exitCode: exitCode, body: body, client: client,
                                       userAgent: userAgent)
         let pingKind = kind
-        pingIngest.add(PingIngest.Ping(row: row, result: config.paused ? nil : result, config: config, completion: { error in
+        pingIngest.add(PingIngest.Ping(row: row, result: paused ? nil : result, config: .init(entry.config), completion: { error in
             if let error { return completion(.failure(error)) }
             // Only the hub that judges the heartbeat (its owner, when hubs
             // share a database) watches it; the owner learns of a ping taken
             // here at its next beat (`MonitoringService.clusterTick`).
-            if !config.paused && cluster.owns(id) {
+            if !paused && cluster.owns(id) {
                 // A failure ping already recorded the down verdict: nothing to
                 // judge until the next ping. Otherwise the watcher re-judges from
                 // the stored pings within a second and learns the new deadline.

@@ -28,8 +28,16 @@ final class PingIngest: Sendable {
         var row: Heartbeats.NewPing
         /// nil for a start ping (no verdict), or when the monitor is paused.
         var result: CheckResult?
-        var config: MonitorConfig
+        /// Boxed: a ping is copied several times on its way (queue, group,
+        /// completion) and across threads, and each copy of a bare
+        /// `MonitorConfig` retains every string and array in it.
+        var config: ConfigBox
         var completion: @Sendable ((any Error)?) -> Void
+    }
+
+    final class ConfigBox: Sendable {
+        let value: MonitorConfig
+        init(_ value: MonitorConfig) { self.value = value }
     }
 
     private struct Queue {
@@ -152,7 +160,6 @@ final class PingIngest: Sendable {
         try Heartbeats.insertMany(c, rows)
         var status = try Monitors.statusesForUpdate(c, ids: rows.map(\.monitorID))
         try Heartbeats.fold(c, rows)
-        let judged = pings.filter { $0.result != nil }
         var quiet: [CheckResultRecord] = []
         var lastAt: [Int64: Int64] = [:]
         var lastOrder: [Int64] = []
@@ -165,7 +172,7 @@ final class PingIngest: Sendable {
             lastAt.removeAll()
             lastOrder.removeAll()
         }
-        for ping in judged {
+        for ping in pings {
             guard let result = ping.result else { continue }
             let id = ping.row.monitorID
             guard let current = status[id] else { continue }   // deleted meanwhile
@@ -182,7 +189,7 @@ final class PingIngest: Sendable {
                 lastAt[id] = max(lastAt[id] ?? result.at, result.at)
             } else {
                 try writeQuiet()
-                try recorder.apply(.result(result), monitorID: id, on: c, config: ping.config, returning: false)
+                try recorder.apply(.result(result), monitorID: id, on: c, config: ping.config.value, returning: false)
                 status[id]?.status = try Monitors.status(c, id: id) ?? current.status
             }
         }
