@@ -16,6 +16,8 @@ public final class Authenticator: Sendable {
     private let lastTouched = Mutex<[Int64: Int64]>([:])
     private let lastTouchedSignIns = Mutex<[Int64: Int64]>([:])
     private static let touchInterval: Int64 = 60
+    /// Built once: a set literal at the call allocates on every request.
+    private static let bearerKinds: Set<TokenKind> = [.apiToken, .oauthAccess]
 
     public init(database: Database, clock: @escaping @Sendable () -> Int64 = { Time.now() }) {
         self.database = database
@@ -41,13 +43,13 @@ public final class Authenticator: Sendable {
     /// Never blocks, so an event loop may call it.
     public func cachedPrincipal(authorization: String) -> Principal? {
         guard let token = BearerCredentials.token(authorization),
-              let hash = TokenFactory.hashPresented(token, expecting: [.apiToken, .oauthAccess]),
+              let hash = TokenFactory.hashPresented(token, expecting: Self.bearerKinds),
               let digest = CredentialCache.Digest(hash) else { return nil }
         return cache.principal(for: digest, generation: database.credentialGeneration, now: clock())
     }
 
     public func authenticate(bearer token: String) throws(AuthError) -> Principal {
-        guard let hash = TokenFactory.hashPresented(token, expecting: [.apiToken, .oauthAccess]) else {
+        guard let hash = TokenFactory.hashPresented(token, expecting: Self.bearerKinds) else {
             throw .unauthenticated("The token is malformed or of a kind this endpoint does not take.")
         }
         // Read before the database: a change committed after it leaves what

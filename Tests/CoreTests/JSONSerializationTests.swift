@@ -129,4 +129,14 @@ import Testing
         let names = ["s", "i", "b", "a", "o", "d", "n"].map { j[$0]!.typeName }
         #expect(names == ["a string", "a number", "a boolean", "an array", "an object", "a number", "null"])
     }
+
+    @Test func integersAgreeWithTheirDescription() {
+        var rng = SystemRandomNumberGenerator()
+        let edges: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, Int64.max, Int64.min, Int64.max - 1, Int64.min + 1,
+                              1_000_000_000_000_000_000, -999_999_999_999_999_999]
+        let random = (0..<5_000).map { _ in Int64.random(in: Int64.min...Int64.max, using: &rng) >> Int64.random(in: 0...63, using: &rng) }
+        for n in edges + random {
+            #expect(JSON.int(n).text == String(n))
+        }
+    }
 }

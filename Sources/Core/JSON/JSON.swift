@@ -49,11 +49,28 @@ public enum JSON: Sendable, Equatable {
 
     public var text: String { String(decoding: serialized(), as: UTF8.self) }
 
+    /// Decimal digits straight into `out` (no String per number).
+    static func writeInt(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        // The magnitude as UInt64, so Int64.min has one too.
+        var m = value < 0 ? UInt64(bitPattern: 0 &- value) : UInt64(value)
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 24 bytes: 19 digits at most, filled from the end
+        withUnsafeMutableBytes(of: &digits) { buf in
+            var i = buf.count
+            repeat {
+                i -= 1
+                buf[i] = UInt8(ascii: "0") + UInt8(m % 10)
+                m /= 10
+            } while m > 0
+            out.append(contentsOf: buf[i...])
+        }
+    }
+
     public func write(to out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: [110, 117, 108, 108])
         case .bool(let b): out.append(contentsOf: b ? "true".utf8 : "false".utf8)
-        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .int(let i): JSON.writeInt(i, to: &out)
         case .double(let d):
             if d.isFinite {
                 if d == d.rounded(), abs(d) < 1e15 { out.append(contentsOf: String(Int64(d)).utf8) } else { out.append(contentsOf: String(d).utf8) }
