@@ -72,7 +72,7 @@ public final class Authenticator: Sendable {
         let scope = Scope.effective(Scope(rawValue: found.token.scope) ?? .read, role: role)
         touch(found.token.id, now: now)
         let principal = Principal(user: found.user, role: role, scope: scope, credential: .apiToken(id: found.token.id))
-        keep(principal, hash: hash, expiresAt: found.token.expiresAt, generation: generation, now: now)
+        keep(principal, hash: hash, generation: generation, now: now)
         return principal
     }
 
@@ -95,13 +95,13 @@ public final class Authenticator: Sendable {
         touchSignIn(found.signIn.id, now: now)
         let principal = Principal(user: found.user, role: role, scope: scope,
                                   credential: .oauthAccess(signInID: found.signIn.id))
-        keep(principal, hash: hash, expiresAt: found.token.expiresAt, generation: generation, now: now)
+        keep(principal, hash: hash, generation: generation, now: now)
         return principal
     }
 
-    private func keep(_ principal: Principal, hash: [UInt8], expiresAt: Int64?, generation: UInt64, now: Int64) {
+    private func keep(_ principal: Principal, hash: [UInt8], generation: UInt64, now: Int64) {
         guard let digest = CredentialCache.Digest(hash) else { return }
-        cache.keep(principal, for: digest, expiresAt: expiresAt, generation: generation, now: now)
+        cache.keep(principal, for: digest, generation: generation, now: now)
     }
 
     /// Same once-a-minute rule as API tokens, for a sign-in's last_used_at.

@@ -12,14 +12,14 @@ import Synchronization
 ///   another process (another hub, the CLI) is seen within a second;
 /// - `Database.credentialGeneration` is what it was before that read: any
 ///   change this hub commits (a token revoked, a role changed, a user
-///   deleted, a sign-in ended) drops every kept principal at once;
-/// - the token's own expiry has not passed.
+///   deleted, a sign-in ended) drops every kept principal at once.
+/// The token's expiry needs no check of its own: expiries are whole seconds,
+/// and the database check refused a token expiring in the second it ran.
 /// Only successes are kept: an unknown token always reaches the database.
 /// Kept principals carry no password hash and no TOTP secret.
 final class CredentialCache: Sendable {
     struct Entry: Sendable {
         let principal: Principal
-        let expiresAt: Int64?
         let generation: UInt64
         let checkedAt: Int64
     }
@@ -53,18 +53,17 @@ final class CredentialCache: Sendable {
     func principal(for digest: Digest, generation: UInt64, now: Int64) -> Principal? {
         guard let entry = entries.withLock({ $0[digest] }),
               entry.generation == generation, entry.checkedAt == now else { return nil }
-        if let expires = entry.expiresAt, expires <= now { return nil }
         return entry.principal
     }
 
     /// `generation` must have been read before the database read that
     /// produced `principal`, so a change committed in between leaves it stale.
-    func keep(_ principal: Principal, for digest: Digest, expiresAt: Int64?, generation: UInt64, now: Int64) {
+    func keep(_ principal: Principal, for digest: Digest, generation: UInt64, now: Int64) {
         var user = principal.user
         user.passwordHash = nil
         user.totpSecret = nil
         let kept = Principal(user: user, role: principal.role, scope: principal.scope, credential: principal.credential)
-        let entry = Entry(principal: kept, expiresAt: expiresAt, generation: generation, checkedAt: now)
+        let entry = Entry(principal: kept, generation: generation, checkedAt: now)
         entries.withLock { map in
             if map.count >= Self.capacity {
                 map = map.filter { $0.value.checkedAt == now && $0.value.generation == generation }

@@ -15,14 +15,18 @@ import func Glibc.usleep
 /// `perform` returns only after the commit: what it wrote survives a crash.
 public final class BatchWriter: Sendable {
     private final class Item: Sendable {
-        // `run` (or `group` with `value`) is set once at creation; `error` is
-        // written by the writer thread before `done.post()` and read by the
-        // waiter after `done.wait()` (the semaphore orders them; the mutex
-        // makes that checkable).
-        let run: (@Sendable (Connection) throws -> Void)?
-        /// A value of a `WriteGroup`, run together with its neighbours.
-        let group: (any GroupRunner)?
-        let value: (any Sendable)?
+        /// What the item writes: a body of its own, or a value of a
+        /// `WriteGroup`, run together with its neighbours.
+        enum Work: Sendable {
+            case run(@Sendable (Connection) throws -> Void)
+            case grouped(any Sendable, any GroupRunner)
+        }
+
+        // `work` is set once at creation; `error` is written by the writer
+        // thread before `done.post()` and read by the waiter after
+        // `done.wait()` (the semaphore orders them; the mutex makes that
+        // checkable).
+        let work: Work
         private let failure = Mutex<(any Error)?>(nil)
         var error: (any Error)? {
             get { failure.withLock { $0 } }
@@ -32,20 +36,27 @@ public final class BatchWriter: Sendable {
         let completion: (@Sendable ((any Error)?) -> Void)?
         init(run: @escaping @Sendable (Connection) throws -> Void, waits: Bool,
              completion: (@Sendable ((any Error)?) -> Void)? = nil) {
-            self.run = run
-            (group, value) = (nil, nil)
+            work = .run(run)
             done = waits ? Semaphore() : nil
             self.completion = completion
         }
         init(value: any Sendable, group: any GroupRunner) {
-            (run, done, completion) = (nil, nil, nil)
-            (self.value, self.group) = (value, group)
+            work = .grouped(value, group)
+            (done, completion) = (nil, nil)
         }
         /// Someone is waiting for this write: the batch commits without gathering.
         var awaited: Bool { done != nil || completion != nil }
         /// This write by itself (the savepoint redo of a failed batch).
         func runAlone(_ c: Connection) throws {
-            if let group, let value { try group.runAll(c, [value]) } else { try run?(c) }
+            switch work {
+            case .run(let run): try run(c)
+            case .grouped(let value, let group): try group.runAll(c, [value])
+            }
+        }
+
+        /// The group of a grouped item.
+        var group: (any GroupRunner)? {
+            if case .grouped(_, let group) = work { group } else { nil }
         }
     }
 
@@ -246,14 +257,16 @@ public final class BatchWriter: Sendable {
         var i = 0
         while i < batch.count {
             guard let group = batch[i].group else {
-                try batch[i].run?(c)
+                try batch[i].runAlone(c)
                 i += 1
                 continue
             }
-            var end = i + 1
-            while end < batch.count, batch[end].group === group { end += 1 }
-            try group.runAll(c, batch[i..<end].compactMap(\.value))
-            i = end
+            var values: [any Sendable] = []
+            while i < batch.count, case .grouped(let value, let next) = batch[i].work, next === group {
+                values.append(value)
+                i += 1
+            }
+            try group.runAll(c, values)
         }
     }
 

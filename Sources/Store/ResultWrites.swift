@@ -1,3 +1,5 @@
+import Core
+
 /// The statements of a group of check results that change no state (the
 /// usual result: a steady monitor's check): their rows, and each monitor's
 /// state and last-check columns. `ResultRecorder.applyMany` decides which
@@ -22,7 +24,7 @@ public enum ResultWrites {
             for id in sorted { array.append(id) }
             list = array.literal
         } else {
-            list = .text("[" + sorted.map(String.init).joined(separator: ",") + "]")
+            list = .text(JSON.array(sorted.map { .int($0) }).text)
         }
         for r in try c.query(c.engine == .postgres ? SQL.statesPostgres : SQL.statesSQLite, [list]) {
             let row = try Monitors.StateRow(row: r)

@@ -125,11 +125,11 @@ import TestSupport
         let p = Principal(user: user, role: .admin, scope: .read, credential: .apiToken(id: 1))
         for i in 0..<(CredentialCache.capacity + 10) {
             let digest = CredentialCache.Digest(TokenFactory.generate(.apiToken).hash)!
-            cache.keep(p, for: digest, expiresAt: nil, generation: 0, now: Int64(i / 1000))
+            cache.keep(p, for: digest, generation: 0, now: Int64(i / 1000))
         }
         #expect(cache.count <= CredentialCache.capacity)
         let digest = CredentialCache.Digest(TokenFactory.generate(.apiToken).hash)!
-        cache.keep(p, for: digest, expiresAt: Self.start + 1, generation: 0, now: Self.start)
+        cache.keep(p, for: digest, generation: 0, now: Self.start)
         #expect(cache.principal(for: digest, generation: 0, now: Self.start) != nil)
         #expect(cache.principal(for: digest, generation: 1, now: Self.start) == nil)
     }

@@ -44,10 +44,9 @@ public final class HTTPMetrics: Sendable {
         for (key, n) in tally.counts.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
             out.sample("pingtxt_http_requests_total", ["method": key.method, "route": key.route, "status": String(key.status)], n)
         }
-        let d = (sum: tally.sum, count: tally.count)
         out.family("pingtxt_http_request_duration_seconds", .summary, help: "Time from a request's end to its answer being queued.")
-        out.sample("pingtxt_http_request_duration_seconds_sum", d.sum)
-        out.sample("pingtxt_http_request_duration_seconds_count", d.count)
+        out.sample("pingtxt_http_request_duration_seconds_sum", tally.sum)
+        out.sample("pingtxt_http_request_duration_seconds_count", tally.count)
         out.family("pingtxt_http_requests_in_flight", .gauge, help: "Requests being handled now.")
         out.sample("pingtxt_http_requests_in_flight", inFlight.load(ordering: .relaxed))
         out.family("pingtxt_http_open_connections", .gauge, help: "Open client connections.")

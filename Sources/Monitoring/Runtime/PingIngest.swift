@@ -181,10 +181,8 @@ final class PingIngest: Sendable {
                 // has no failure or slow streak and no open down/degraded
                 // incident, so a success changes no state. Store the result
                 // and the last-check columns; skip the state machine.
-                quiet.append(CheckResultRecord(
-                    monitorID: id, atMs: result.at * 1000, location: location, status: MonitorStatus.up.rawValue,
-                    latencyMs: nil, statusCode: nil, error: nil,
-                    inMaintenance: calendar.isInMaintenance(monitorID: id, at: result.at)))
+                quiet.append(ResultRecorder.row(result, monitorID: id, status: MonitorStatus.up.rawValue,
+                                                inMaintenance: calendar.isInMaintenance(monitorID: id, at: result.at)))
                 if lastAt[id] == nil { lastOrder.append(id) }
                 lastAt[id] = max(lastAt[id] ?? result.at, result.at)
             } else {
