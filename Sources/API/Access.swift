@@ -49,11 +49,11 @@ struct Access: Sendable {
     /// The caller as `Authenticator.cachedPrincipal` knows it, if `rule`
     /// lets it through; nil for everything else (no bearer token, an agent
     /// token, a refusal), which the full `check` then answers.
-    func cachedPrincipal(_ request: HTTPRequest, _ rule: Rule) -> Principal? {
+    func cachedPrincipal(_ request: HTTPRequest, _ rule: Rule) -> KeptCaller? {
         guard let authorization = request.headers["Authorization"],
-              let principal = authenticator.cachedPrincipal(authorization: authorization),
-              (try? Self.authorize(principal, rule)) != nil else { return nil }
-        return principal
+              let kept = authenticator.cached(authorization: authorization),
+              (try? Self.authorize(kept.principal, rule)) != nil else { return nil }
+        return kept
     }
 
     /// The rule's checks on an established principal (the HTML pages use it

@@ -13,6 +13,12 @@ struct GuardedRoute {
     var fast: HTTPFastHandler? = nil
 }
 
+/// An answer kept with a `KeptCaller` (which keeps objects).
+final class KeptAnswer: Sendable {
+    let response: HTTPResponse
+    init(_ response: HTTPResponse) { self.response = response }
+}
+
 extension Access.Rule {
     /// `read`, `write`, then ` admin` and ` account` (SPEC's A and ACCT).
     var label: String {
@@ -27,15 +33,19 @@ extension Access {
         return GuardedRoute(label: rule.label, handler: guarded { req in try body(req, try access.check(req, rule)) })
     }
 
-    /// `rule` for a body that needs nothing but the caller and never blocks:
-    /// a bearer token this hub checked this second answers on the event
-    /// loop (`Access.cachedPrincipal`); anything else — a session cookie, a
-    /// token not checked yet, a refusal — goes through `rule`'s full check
-    /// on the pool, which gives every error its usual answer.
-    func cached(_ rule: Rule, _ body: @escaping @Sendable (HTTPRequest, Principal) -> HTTPResponse) -> GuardedRoute {
+    /// `rule` for an answer made from the caller alone, never blocking: a
+    /// bearer token this hub checked this second answers on the event loop
+    /// (`Access.cachedPrincipal`), with the answer made once per token and
+    /// second and kept under `memo` beside the principal (`KeptCaller`);
+    /// anything else — a session cookie, a token not checked yet, a
+    /// refusal — goes through `rule`'s full check on the pool, which gives
+    /// every error its usual answer.
+    func cached(_ rule: Rule, memo key: String, _ body: @escaping @Sendable (Principal) -> HTTPResponse) -> GuardedRoute {
         let access = self
-        var route = self.rule(rule) { req, p in body(req, p) }
-        route.fast = { req in access.cachedPrincipal(req, rule).map { body(req, $0) } }
+        var route = self.rule(rule) { _, p in body(p) }
+        route.fast = { req in
+            access.cachedPrincipal(req, rule).map { kept in kept.answer(key) { KeptAnswer(body(kept.principal)) }.response }
+        }
         return route
     }
 

@@ -42,10 +42,16 @@ public final class Authenticator: Sendable {
     /// committed since changes credentials; nil means: call `authenticate`.
     /// Never blocks, so an event loop may call it.
     public func cachedPrincipal(authorization: String) -> Principal? {
+        cached(authorization: authorization)?.principal
+    }
+
+    /// `cachedPrincipal` as the kept object, with the answers made from it
+    /// (`KeptCaller.answer`).
+    public func cached(authorization: String) -> KeptCaller? {
         guard let token = BearerCredentials.token(authorization),
               let hash = TokenFactory.hashPresented(token, expecting: Self.bearerKinds),
               let digest = CredentialCache.Digest(hash) else { return nil }
-        return cache.principal(for: digest, generation: database.credentialGeneration, now: clock())
+        return cache.caller(for: digest, generation: database.credentialGeneration, now: clock())
     }
 
     public func authenticate(bearer token: String) throws(AuthError) -> Principal {

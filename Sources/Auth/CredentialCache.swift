@@ -18,12 +18,6 @@ import Synchronization
 /// Only successes are kept: an unknown token always reaches the database.
 /// Kept principals carry no password hash and no TOTP secret.
 final class CredentialCache: Sendable {
-    struct Entry: Sendable {
-        let principal: Principal
-        let generation: UInt64
-        let checkedAt: Int64
-    }
-
     /// The first 8 bytes of a SHA-256 pick the bucket (they are uniform, and
     /// a caller cannot aim them); equality compares all 32.
     struct Digest: Hashable, Sendable {
@@ -48,12 +42,12 @@ final class CredentialCache: Sendable {
     /// users' scripts and phones).
     static let capacity = 4096
 
-    private let entries = Mutex<[Digest: Entry]>([:])
+    private let entries = Mutex<[Digest: KeptCaller]>([:])
 
-    func principal(for digest: Digest, generation: UInt64, now: Int64) -> Principal? {
-        guard let entry = entries.withLock({ $0[digest] }),
-              entry.generation == generation, entry.checkedAt == now else { return nil }
-        return entry.principal
+    func caller(for digest: Digest, generation: UInt64, now: Int64) -> KeptCaller? {
+        guard let kept = entries.withLock({ $0[digest] }),
+              kept.generation == generation, kept.checkedAt == now else { return nil }
+        return kept
     }
 
     /// `generation` must have been read before the database read that
@@ -63,7 +57,7 @@ final class CredentialCache: Sendable {
         user.passwordHash = nil
         user.totpSecret = nil
         let kept = Principal(user: user, role: principal.role, scope: principal.scope, credential: principal.credential)
-        let entry = Entry(principal: kept, generation: generation, checkedAt: now)
+        let entry = KeptCaller(principal: kept, generation: generation, checkedAt: now)
         entries.withLock { map in
             if map.count >= Self.capacity {
                 map = map.filter { $0.value.checkedAt == now && $0.value.generation == generation }

@@ -9,7 +9,7 @@ public struct HTTPRequest: Sendable {
     /// `https` when a trusted proxy says so with `X-Forwarded-Proto`.
     public var scheme: String
     /// Path parameters, e.g. `id` for `/api/users/{id}`.
-    public var parameters: [String: String] = [:]
+    public var parameters: PathParameters = [:]
     /// The route pattern that matched (for metrics), or nil.
     public var route: String?
 

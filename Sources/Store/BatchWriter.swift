@@ -240,13 +240,17 @@ public final class BatchWriter: Sendable {
             // writes are lost (writes are plain database work, safe to redo).
             runIsolated(batch)
         }
-        for item in batch {
-            if let done = item.done {
-                done.post()
-            } else if let completion = item.completion {
-                completion(item.error)
-            } else if let error = item.error {
-                Log.shared.error("queued write failed", ["error": "\(error)"])
+        // The answers of a batch reach their event loops with one wake-up
+        // per loop (see `WakeBatch`).
+        WakeBatch.run {
+            for item in batch {
+                if let done = item.done {
+                    done.post()
+                } else if let completion = item.completion {
+                    completion(item.error)
+                } else if let error = item.error {
+                    Log.shared.error("queued write failed", ["error": "\(error)"])
+                }
             }
         }
     }

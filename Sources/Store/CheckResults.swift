@@ -113,14 +113,16 @@ public enum CheckResults {
 
     /// Several results in multi-row statements (a group of heartbeat pings).
     public static func insertMany(_ c: Connection, _ rows: [CheckResultRecord]) throws(StoreError) {
-        try BulkRows.run(c, rows, statement: { k in
-            "INSERT INTO check_results (monitor_id, at_ms, location, status, latency_ms, status_code, error, in_maintenance, packet_loss) VALUES "
-                + BulkRows.placeholders(rows: k, columns: 9)
-        }, values: { r in
-            [.integer(r.monitorID), .integer(r.atMs), .text(r.location), .text(r.status), SQLValue(r.latencyMs),
-             SQLValue(r.statusCode), SQLValue(r.error), SQLValue(r.inMaintenance), SQLValue(r.packetLoss)]
-        })
+        try BulkRows.run(c, rows, insertRows) { r, args in
+            args.append(.integer(r.monitorID)); args.append(.integer(r.atMs)); args.append(.text(r.location))
+            args.append(.text(r.status)); args.append(SQLValue(r.latencyMs)); args.append(SQLValue(r.statusCode))
+            args.append(SQLValue(r.error)); args.append(SQLValue(r.inMaintenance)); args.append(SQLValue(r.packetLoss))
+        }
     }
+
+    private static let insertRows = BulkRows.Insert(
+        "INSERT INTO check_results (monitor_id, at_ms, location, status, latency_ms, status_code, error, in_maintenance, packet_loss)",
+        columns: 9)
 
     public static func insert(_ c: Connection, _ r: CheckResultRecord) throws(StoreError) {
         try c.executeDeferred(SQL.insert, [.integer(r.monitorID), .integer(r.atMs), .text(r.location), .text(r.status),

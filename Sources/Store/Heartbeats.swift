@@ -65,14 +65,15 @@ public enum Heartbeats {
     /// Stores a group of pings, in order (ids follow arrival). Takes no row
     /// lock but the foreign key's share lock on each monitor.
     public static func insertMany(_ c: Connection, _ pings: [NewPing]) throws(StoreError) {
-        try BulkRows.run(c, pings, statement: { k in
-            "INSERT INTO heartbeat_pings (monitor_id, at_ms, kind, exit_code, body, client, user_agent) VALUES "
-                + BulkRows.placeholders(rows: k, columns: 7)
-        }, values: { p in
-            [.integer(p.monitorID), .integer(p.atMs), .text(p.kind), SQLValue(p.exitCode),
-             p.body.isEmpty ? .null : .blob(p.body), SQLValue(p.client), SQLValue(p.userAgent)]
-        })
+        try BulkRows.run(c, pings, insertRows) { p, args in
+            args.append(.integer(p.monitorID)); args.append(.integer(p.atMs)); args.append(.text(p.kind))
+            args.append(SQLValue(p.exitCode)); args.append(p.body.isEmpty ? .null : .blob(p.body))
+            args.append(SQLValue(p.client)); args.append(SQLValue(p.userAgent))
+        }
     }
+
+    private static let insertRows = BulkRows.Insert(
+        "INSERT INTO heartbeat_pings (monitor_id, at_ms, kind, exit_code, body, client, user_agent)", columns: 7)
 
     /// Folds a group of pings into each monitor's last-ping state with one
     /// upsert per monitor and kind: the newest success and start, the last

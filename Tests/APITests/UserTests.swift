@@ -121,6 +121,18 @@ import Testing
         expectError(try hub.call("GET", "/api/users", token: token), 403)
     }
 
+    /// `/api/me` is answered on the event loop from the caller kept for the
+    /// second, with its body kept too: a rename must show at once.
+    @Test func aRenameShowsInMeAtOnce() throws {
+        let hub = try HubProcess()
+        let token = try hub.token()
+        let before = try expectJSON(try hub.call("GET", "/api/me", token: token))
+        #expect(try expectJSON(try hub.call("GET", "/api/me", token: token)) == before)
+        let id = try #require(before["id"]?.intValue)
+        _ = try expectJSON(try hub.call("PATCH", "/api/users/\(id)", token: token, json: ["name": "Renamed Admin"]))
+        #expect(try expectJSON(try hub.call("GET", "/api/me", token: token))["name"]?.stringValue == "Renamed Admin")
+    }
+
     @Test func deleteThenNotFoundAndTheirTokensStopAtOnce() throws {
         let hub = try HubProcess()
         let token = try hub.token()

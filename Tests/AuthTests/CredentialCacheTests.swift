@@ -71,6 +71,37 @@ import TestSupport
         #expect(throws: AuthError.self) { try f.auth.authenticate(authorization: f.header) }
     }
 
+    /// What `/api/me` keeps: an answer made from a kept caller is made once
+    /// for it, and a renamed user (any credential change) or the next second
+    /// gets a new caller and a new answer, never the old one.
+    @Test(arguments: TestEngine.all) func answersLiveAndDieWithTheKeptCaller(engine: TestEngine) throws {
+        final class Answer: Sendable {
+            let name: String
+            init(_ name: String) { self.name = name }
+        }
+        let f = try Fixture(engine)
+        _ = try f.auth.authenticate(authorization: f.header)
+        var made = 0
+        struct NotKept: Error {}
+        func answer(_ key: String = "me") throws -> Answer {
+            guard let kept = f.auth.cached(authorization: f.header) else { throw NotKept() }
+            return kept.answer(key) { made += 1; return Answer(kept.principal.user.name) }
+        }
+        let first = try answer()
+        #expect(try answer() === first && made == 1, "made once for the kept caller")
+        #expect(try answer("other") !== first && made == 2, "each key its own answer")
+
+        _ = try f.users.update(id: f.user.id, email: nil, name: "Renamed", role: nil, password: nil)
+        #expect(f.auth.cached(authorization: f.header) == nil)
+        _ = try f.auth.authenticate(authorization: f.header)
+        #expect(try answer().name == "Renamed" && made == 3)
+
+        f.clock.advance(1)
+        #expect(f.auth.cached(authorization: f.header) == nil)
+        _ = try f.auth.authenticate(authorization: f.header)
+        #expect(try answer() !== first && made == 4, "a new second, a new caller, a new answer")
+    }
+
     @Test(arguments: TestEngine.all) func anEndedSignInDropsItsAccessToken(engine: TestEngine) throws {
         let f = try Fixture(engine)
         let (access, hash) = TokenFactory.generate(.oauthAccess)
@@ -130,7 +161,7 @@ import TestSupport
         #expect(cache.count <= CredentialCache.capacity)
         let digest = CredentialCache.Digest(TokenFactory.generate(.apiToken).hash)!
         cache.keep(p, for: digest, generation: 0, now: Self.start)
-        #expect(cache.principal(for: digest, generation: 0, now: Self.start) != nil)
-        #expect(cache.principal(for: digest, generation: 1, now: Self.start) == nil)
+        #expect(cache.caller(for: digest, generation: 0, now: Self.start) != nil)
+        #expect(cache.caller(for: digest, generation: 1, now: Self.start) == nil)
     }
 }

@@ -49,7 +49,7 @@ private func routeError(_ router: Router, _ method: String, _ path: String) -> H
     func matches(method: String, path: String, pattern: String, parameters: [String: String]) throws {
         let m = try Self.router.match(method: method, path: path)
         #expect(m.pattern == pattern)
-        #expect(m.parameters == parameters)
+        #expect(m.parameters.dictionary == parameters)
     }
 
     @Test func executionModeIsKept() throws {
@@ -126,6 +126,18 @@ private func routeError(_ router: Router, _ method: String, _ path: String) -> H
         let m = try Self.router.match(method: "GET", path: path)
         #expect(m.pattern == "/api/users/{id}")
         #expect(m.parameters["id"] == value)
+    }
+
+    @Test func pathParametersAreLookedUpByName() throws {
+        let router = Router { r in r.get("/a/{x}/b/{y}", ok("xy")) }
+        let m = try router.match(method: "GET", path: "/a/1/b/two")
+        #expect(m.parameters["x"] == "1" && m.parameters["y"] == "two" && m.parameters["z"] == nil)
+        #expect(m.parameters == ["y": "two", "x": "1"], "compared as name → value, in any order")
+        #expect(m.parameters.dictionary == ["x": "1", "y": "two"])
+        #expect(try router.match(method: "GET", path: "/a/1/b/2").parameters != m.parameters)
+        let repeated: PathParameters = ["k": "first", "k": "last"]
+        #expect(repeated["k"] == "last" && repeated.dictionary == ["k": "last"], "the last of a name, as a dictionary keeps")
+        #expect(try Router { r in r.get("/plain", ok("p")) }.match(method: "GET", path: "/plain").parameters.isEmpty)
     }
 
     /// Literal segments compare with the raw path: an encoded literal does not match.
@@ -206,7 +218,7 @@ private func routeError(_ router: Router, _ method: String, _ path: String) -> H
                 let expected = Self.scan(table, method: method, path: path)
                 do {
                     let m = try router.match(method: method, path: path)
-                    #expect(expected.pattern == m.pattern && expected.parameters == m.parameters,
+                    #expect(expected.pattern == m.pattern && expected.parameters == m.parameters.dictionary,
                             "\(method) \(path) in \(table)")
                 } catch {
                     #expect(expected.pattern == nil && expected.status == error.status

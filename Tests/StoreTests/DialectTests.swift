@@ -51,4 +51,16 @@ import Testing
         #expect(BulkRows.placeholders(rows: 2, columns: 3) == "(?, ?, ?), (?, ?, ?)")
         #expect(BulkRows.placeholders(rows: 1, columns: 1) == "(?)")
     }
+
+    @Test func insertTextsAreBuiltOnceForEveryChunkSize() {
+        let insert = BulkRows.Insert("INSERT INTO t (a, b, c)", columns: 3)
+        var rows = 1
+        while rows <= BulkRows.maxChunk {
+            #expect(insert.text(rows: rows) == "INSERT INTO t (a, b, c) VALUES " + BulkRows.placeholders(rows: rows, columns: 3))
+            rows *= 2
+        }
+        for n in 1...200 {
+            for size in BulkRows.chunks(n) { #expect(insert.text(rows: size).hasSuffix(BulkRows.placeholders(rows: size, columns: 3))) }
+        }
+    }
 }

@@ -9,7 +9,7 @@ struct AccountRoutes {
     let tokens: TokenService
 
     func register(_ r: inout RouteTable) {
-        r.get("/api/me", access.cached(.read) { _, p in .json(Representation.me(p)) })
+        r.get("/api/me", access.cached(.read, memo: "/api/me") { p in .json(Representation.me(p)) })
         r.get("/api/tokens", access.rule(.accountRead, listTokens))
         r.post("/api/tokens", access.rule(.accountWrite, createToken))
         r.delete("/api/tokens/{id}", access.rule(.accountWrite, revokeToken))

@@ -7,6 +7,8 @@ struct RoutePattern: Sendable {
 
     let text: String
     let segments: [Segment]
+    /// The parameters' names in order (shared by every match).
+    let names: [String]
 
     var hasParameters: Bool {
         segments.contains { if case .parameter = $0 { return true } else { return false } }
@@ -20,6 +22,7 @@ struct RoutePattern: Sendable {
             }
             return .literal(String(seg))
         }
+        names = segments.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
     }
 
     /// Splits a path on `/`; an empty path or `/` is no segments. Empty
@@ -46,20 +49,21 @@ struct RoutePattern: Sendable {
     }
 
     /// The parameters and a specificity score (literal matches count), or nil.
-    func match(_ path: [Substring]) -> ([String: String], Int)? {
+    func match(_ path: [Substring]) -> (PathParameters, Int)? {
         guard path.count == segments.count else { return nil }
-        var params: [String: String] = [:]
+        var values: [String] = []
+        if !names.isEmpty { values.reserveCapacity(names.count) }
         var score = 0
         for (seg, part) in zip(segments, path) {
             switch seg {
             case .literal(let lit):
                 guard lit == part else { return nil }
                 score += 1
-            case .parameter(let name):
+            case .parameter:
                 guard !part.isEmpty else { return nil }
-                params[name] = FormCoding.percentDecode(part, plusAsSpace: false)
+                values.append(FormCoding.percentDecode(part, plusAsSpace: false))
             }
         }
-        return (params, score)
+        return (PathParameters(names: names, values: values), score)
     }
 }

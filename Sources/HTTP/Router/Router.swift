@@ -39,7 +39,7 @@ public enum RouteHandler: Sendable {
 public struct RouteMatch: Sendable {
     public let pattern: String
     public let execution: RouteExecution
-    public let parameters: [String: String]
+    public let parameters: PathParameters
     public let handler: RouteHandler
 }
 

@@ -9,7 +9,9 @@ import Glibc
 /// responses here and the server posts "stop". An eventfd wakes the loop;
 /// it is written only when the queue goes from empty to non-empty, and the
 /// loop reads the eventfd before draining, so no post is ever missed.
-final class LoopMailbox: Sendable {
+/// A thread handing out a run of answers (`WakeBatch.run`) wakes the loop
+/// once at the end of the run instead.
+final class LoopMailbox: Wakeable {
     struct Completion: Sendable {
         let connectionID: UInt64
         let response: HTTPResponse
@@ -32,7 +34,13 @@ final class LoopMailbox: Sendable {
             q.append(completion)
             return empty
         }
-        if wasEmpty { wake() }
+        if wasEmpty && !WakeBatch.deferred(self) { wake() }
+    }
+
+    /// The end of a `WakeBatch` run: wakes the loop unless it took
+    /// everything meanwhile.
+    func wakeNow() {
+        if !queue.withLock({ $0.isEmpty }) { wake() }
     }
 
     func requestStop() {

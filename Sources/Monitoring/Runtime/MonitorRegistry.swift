@@ -6,9 +6,22 @@ import Synchronization
 /// updated by every write that goes through `MonitoringService`.
 final class MonitorRegistry: Sendable {
     struct Entry: Sendable {
-        var config: MonitorConfig
+        /// Boxed: an entry is copied out for every check and every ping,
+        /// and a bare `MonitorConfig` copy retains each string and array in
+        /// it (and a ping needed a box of its own besides).
+        private(set) var boxed: ConfigBox
         var createdAt: Int64
         var pingKey: String?
+
+        init(config: MonitorConfig, createdAt: Int64, pingKey: String?) {
+            boxed = ConfigBox(config)
+            (self.createdAt, self.pingKey) = (createdAt, pingKey)
+        }
+
+        var config: MonitorConfig {
+            get { boxed.value }
+            set { boxed = ConfigBox(newValue) }
+        }
     }
 
     private struct State {

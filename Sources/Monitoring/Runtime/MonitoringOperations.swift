@@ -254,7 +254,7 @@ extension MonitoringService {
         let row = Heartbeats.NewPing(monitorID: id, atMs: nowMs, kind: kind, exitCode: exitCode, body: body, client: client,
                                       userAgent: userAgent)
         let pingKind = kind
-        pingIngest.add(PingIngest.Ping(row: row, result: paused ? nil : result, config: .init(entry.config), completion: { error in
+        pingIngest.add(PingIngest.Ping(row: row, result: paused ? nil : result, config: entry.boxed, completion: { error in
             if let error { return completion(.failure(error)) }
             // Only the hub that judges the heartbeat (its owner, when hubs
             // share a database) watches it; the owner learns of a ping taken

@@ -35,11 +35,6 @@ final class PingIngest: Sendable {
         var completion: @Sendable ((any Error)?) -> Void
     }
 
-    final class ConfigBox: Sendable {
-        let value: MonitorConfig
-        init(_ value: MonitorConfig) { self.value = value }
-    }
-
     private struct Queue {
         var pings: [Ping] = []
         /// A group item is queued on a lane and has not taken the pings yet.
