@@ -44,7 +44,9 @@ extension Access {
         let access = self
         var route = self.rule(rule) { _, p in body(p) }
         route.fast = { req in
-            access.cachedPrincipal(req, rule).map { kept in kept.answer(key) { KeptAnswer(body(kept.principal)) }.response }
+            guard let kept = access.cachedPrincipal(req, rule) else { return nil }
+            // Each key is this route's own, so what is kept under it is a KeptAnswer.
+            return (kept.answer(key) { KeptAnswer(body(kept.principal)) } as? KeptAnswer)?.response ?? body(kept.principal)
         }
         return route
     }

@@ -22,9 +22,11 @@ public final class KeptCaller: Sendable {
 
     /// The answer kept under `key`, or `make()`'s, kept for the next call.
     /// `make` runs outside the lock: two callers at once may both run it,
-    /// and both answers are the same.
-    public func answer<T: AnyObject & Sendable>(_ key: String, _ make: () -> T) -> T {
-        if let kept = answers.withLock({ $0[key] }) as? T { return kept }
+    /// and both answers are the same. Not generic: called from another
+    /// module, a generic function is not specialised and looks its type's
+    /// metadata up at run time, on every request.
+    public func answer(_ key: String, _ make: () -> AnyObject & Sendable) -> AnyObject & Sendable {
+        if let kept = answers.withLock({ $0[key] }) { return kept }
         let made = make()
         answers.withLock { $0[key] = made }
         return made

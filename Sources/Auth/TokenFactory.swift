@@ -43,7 +43,7 @@ public enum TokenFactory {
             for i in 4..<tokenLength where !isBase64URL(bytes[i]) { return false }
             return true
         } ?? slowCheck(token, kinds)   // bridged or non-contiguous strings only
-        return valid ? SHA256.hash(token.utf8) : nil
+        return valid ? SHA256.hash(token) : nil
     }
 
     private static func slowCheck(_ token: String, _ kinds: Set<TokenKind>) -> Bool {

@@ -48,19 +48,31 @@ private func withEmptyBuffer<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
 /// One-shot digest into a fresh array of `size` bytes.
 @inline(__always)
 func digest<C: Collection<UInt8>>(_ md: OpaquePointer, size: Int, _ data: C) -> [UInt8] {
-    withBytes(data) { input in
-        [UInt8](unsafeUninitializedCapacity: size) { out, count in
-            var length: UInt32 = 0
-            // EVP_Digest on a fetched SHA-2/SHA-1 with valid buffers only fails
-            // on allocation failure inside OpenSSL; a silently wrong hash would
-            // be a security bug (e.g. every token hashing alike), so trap.
-            guard EVP_Digest(input.baseAddress, input.count, out.baseAddress, &length, md, nil) == 1,
-                  Int(length) == size
-            else {
-                fatalError("\(CryptoError.openSSL("EVP_Digest"))")
-            }
-            count = size
+    withBytes(data) { input in digest(md, size: size, bytes: input) }
+}
+
+/// A string's UTF-8 bytes, read in place: not through the generic
+/// `Collection` path, whose unspecialised `withContiguousStorageIfAvailable`
+/// looked up generic metadata on every call (a token hash per API request).
+func digest(_ md: OpaquePointer, size: Int, utf8 s: String) -> [UInt8] {
+    var s = s
+    return s.withUTF8 { buffer in
+        buffer.isEmpty ? withEmptyBuffer { digest(md, size: size, bytes: $0) } : digest(md, size: size, bytes: UnsafeRawBufferPointer(buffer))
+    }
+}
+
+private func digest(_ md: OpaquePointer, size: Int, bytes input: UnsafeRawBufferPointer) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: size) { out, count in
+        var length: UInt32 = 0
+        // EVP_Digest on a fetched SHA-2/SHA-1 with valid buffers only fails
+        // on allocation failure inside OpenSSL; a silently wrong hash would
+        // be a security bug (e.g. every token hashing alike), so trap.
+        guard EVP_Digest(input.baseAddress, input.count, out.baseAddress, &length, md, nil) == 1,
+              Int(length) == size
+        else {
+            fatalError("\(CryptoError.openSSL("EVP_Digest"))")
         }
+        count = size
     }
 }
 
@@ -74,7 +86,7 @@ public enum SHA256 {
 
     /// Hash of the string's UTF-8 bytes.
     public static func hash(_ s: String) -> [UInt8] {
-        digest(fetchedSHA256, size: byteCount, s.utf8)
+        digest(fetchedSHA256, size: byteCount, utf8: s)
     }
 }
 
@@ -88,6 +100,6 @@ public enum SHA1 {
     }
 
     public static func hash(_ s: String) -> [UInt8] {
-        digest(fetchedSHA1, size: byteCount, s.utf8)
+        digest(fetchedSHA1, size: byteCount, utf8: s)
     }
 }

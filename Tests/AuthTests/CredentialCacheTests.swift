@@ -85,7 +85,8 @@ import TestSupport
         struct NotKept: Error {}
         func answer(_ key: String = "me") throws -> Answer {
             guard let kept = f.auth.cached(authorization: f.header) else { throw NotKept() }
-            return kept.answer(key) { made += 1; return Answer(kept.principal.user.name) }
+            guard let answer = kept.answer(key, { made += 1; return Answer(kept.principal.user.name) }) as? Answer else { throw NotKept() }
+            return answer
         }
         let first = try answer()
         #expect(try answer() === first && made == 1, "made once for the kept caller")
