@@ -29,20 +29,6 @@ enum BulkRows {
         return Array(repeating: one, count: rows).joined(separator: ", ")
     }
 
-    /// Runs `statement(k)` once per chunk of `rows`, with that chunk's
-    /// values flattened in order. Deferred: the chunks of one group travel
-    /// together with whatever statement next needs an answer.
-    static func run<Item>(_ c: Connection, _ items: [Item], statement: (Int) -> String,
-                          values: (Item) -> [SQLValue]) throws(StoreError) {
-        var start = 0
-        for size in chunks(items.count) {
-            var args: [SQLValue] = []
-            for item in items[start..<(start + size)] { args += values(item) }
-            try c.executeDeferred(statement(size), args)
-            start += size
-        }
-    }
-
     /// An `INSERT … VALUES` whose texts for every chunk size are built once:
     /// the heartbeat pings' two inserts run for every group commit, and
     /// building a 64-row text each time was a few per cent of the writer.
@@ -65,8 +51,10 @@ enum BulkRows {
         func text(rows: Int) -> String { texts[rows.trailingZeroBitCount] }
     }
 
-    /// `run` with `insert`'s texts; `values` appends one item's `columns`
-    /// values to the chunk's arguments (no array per row).
+    /// Runs `insert` once per chunk of `items`; `values` appends one item's
+    /// `columns` values to the chunk's arguments (no array per row).
+    /// Deferred: the chunks of one group travel together with whatever
+    /// statement next needs an answer.
     static func run<Item>(_ c: Connection, _ items: [Item], _ insert: Insert,
                           values: (Item, inout [SQLValue]) -> Void) throws(StoreError) {
         var start = 0

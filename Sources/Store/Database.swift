@@ -111,11 +111,7 @@ public final class Database: Sendable {
     /// Do not call `write` from inside `write` on the same thread: the writer
     /// is not re-entrant (compose repository calls on the given connection).
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
-        try writer.with { conn in
-            try conn.backend.ensureUsable()
-            defer { countCredentialChanges(conn) }
-            return try Database.transaction(conn, begin: Database.beginWrite(conn), body)
-        }
+        try writer.with { conn in try writeTransaction(conn, body) }
     }
 
     /// Transactions waiting for the writer now (for tests of its fairness).
@@ -136,19 +132,21 @@ public final class Database: Sendable {
     /// consistent order, as with several hubs.
     public func write<T>(lane: Int, _ body: (Connection) throws -> T) throws -> T {
         guard !lanes.isEmpty else { return try write(body) }
-        return try lanes[lane % lanes.count].with { conn in
-            try conn.backend.ensureUsable()
-            defer { countCredentialChanges(conn) }
-            return try Database.transaction(conn, begin: Database.beginWrite(conn), body)
-        }
+        return try lanes[lane % lanes.count].with { conn in try writeTransaction(conn, body) }
     }
 
-    /// After the transaction: a rolled-back change is counted too (one
-    /// needless refill of a cache, never a stale answer).
-    private func countCredentialChanges(_ conn: Connection) {
-        guard conn.changedCredentials else { return }
-        conn.changedCredentials = false
-        credentialChanges.add(1, ordering: .releasing)
+    /// One write transaction on a writer or lane connection. Credential
+    /// changes are counted after it, committed or rolled back (a rollback
+    /// costs one needless refill of a cache, never a stale answer).
+    private func writeTransaction<T>(_ conn: Connection, _ body: (Connection) throws -> T) throws -> T {
+        try conn.backend.ensureUsable()
+        defer {
+            if conn.changedCredentials {
+                conn.changedCredentials = false
+                credentialChanges.add(1, ordering: .releasing)
+            }
+        }
+        return try Database.transaction(conn, begin: Database.beginWrite(conn), body)
     }
 
     /// Runs `body` on a reader connection inside `BEGIN … COMMIT`, so all its

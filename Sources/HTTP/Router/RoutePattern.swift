@@ -10,9 +10,7 @@ struct RoutePattern: Sendable {
     /// The parameters' names in order (shared by every match).
     let names: [String]
 
-    var hasParameters: Bool {
-        segments.contains { if case .parameter = $0 { return true } else { return false } }
-    }
+    var hasParameters: Bool { !names.isEmpty }
 
     init(_ text: String) {
         self.text = text

@@ -27,6 +27,8 @@ enum Schema0032 {
         ) WITHOUT ROWID;
         """, step: moveHourlyRows)
 
+    static let insertDays = BulkRows.Insert("INSERT INTO rollup_days (monitor_id, day_start, hours)", columns: 3)
+
     @Sendable static func moveHourlyRows(_ c: Connection) throws(StoreError) {
         // Monitors that no longer exist have no rows: the foreign key cascades.
         let monitors = try c.query("SELECT DISTINCT monitor_id FROM result_rollups WHERE resolution = 3600 ORDER BY monitor_id")
@@ -49,9 +51,9 @@ enum Schema0032 {
             let encoded = try days.map { d throws(StoreError) in
                 (d.dayStart, try RollupDayCodec.encode(Array(d.hours.values), dayStart: d.dayStart))
             }
-            try BulkRows.run(c, encoded, statement: { k in
-                "INSERT INTO rollup_days (monitor_id, day_start, hours) VALUES " + BulkRows.placeholders(rows: k, columns: 3)
-            }, values: { d in [.integer(id), .integer(d.0), .blob(d.1)] })
+            try BulkRows.run(c, encoded, Self.insertDays) { d, args in
+                args.append(.integer(id)); args.append(.integer(d.0)); args.append(.blob(d.1))
+            }
         }
         try c.execute("DELETE FROM result_rollups WHERE resolution = 3600")
         if repaired > 0 {
