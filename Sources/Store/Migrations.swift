@@ -52,6 +52,7 @@ public enum Migrations {
         Schema0030.migration,
         Schema0031.migration,
         Schema0032.migration,
+        Schema0033.migration,
     ]
 
     /// Applies the missing migrations in order, each in its own write

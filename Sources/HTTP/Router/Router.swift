@@ -91,22 +91,16 @@ public final class Router: Sendable {
             return hit
         }
         let segments = RoutePattern.split(path)
-        let found = trie.matches(segments)
-        // The highest score, then the first registered (the order a scan of
-        // every route in registration order would pick).
-        var best: (route: Int, score: Int)?
-        for (i, score) in found {
+        let best = trie.best(segments) { i in
             let m = routes[i].method
-            guard m == method || (method == "HEAD" && m == "GET") else { continue }
-            if let b = best, b.score > score || (b.score == score && b.route < i) { continue }
-            best = (i, score)
+            return m == method || (method == "HEAD" && m == "GET")
         }
         if let best, let params = routes[best.route].pattern.match(segments)?.0 {
-            let route = routes[best.route]
-            return RouteMatch(pattern: route.pattern.text, execution: route.execution, parameters: params,
-                              handler: route.handler)
+            // Fields read in place, not a copy of the route (each a retain).
+            return RouteMatch(pattern: routes[best.route].pattern.text, execution: routes[best.route].execution,
+                              parameters: params, handler: routes[best.route].handler)
         }
-        var allowed = Set(found.map { routes[$0.route].method })
+        var allowed = Set(trie.matches(segments).map { routes[$0].method })
         if allowed.isEmpty { throw HTTPError.notFound("No route for \(path).") }
         if allowed.contains("GET") { allowed.insert("HEAD") }
         let allow = allowed.sorted().joined(separator: ", ")
