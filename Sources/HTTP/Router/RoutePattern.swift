@@ -33,6 +33,7 @@ struct RoutePattern: Sendable {
         if start < utf8.endIndex, utf8[start] == UInt8(ascii: "/") { start = utf8.index(after: start) }
         if start == utf8.endIndex { return [] }
         var out: [Substring] = []
+        out.reserveCapacity(6)  // one allocation for common paths, not a regrowth per segment
         var segment = start
         var i = start
         while i < utf8.endIndex {

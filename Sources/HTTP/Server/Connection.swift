@@ -28,8 +28,20 @@ final class Connection {
     var parser: HTTPRequestParser
     var state: State = .reading
 
-    /// The request being received.
+    /// What answering a dispatched request needs from its head, which the
+    /// request itself took: the whole head kept here too was a copy and a
+    /// destroy of every header per request.
+    struct Exchange {
+        let method: String
+        let path: String
+        let keepAlive: Bool
+        let minorVersion: Int
+    }
+
+    /// The request being received (nil once dispatched).
     var head: HTTPRequestHead?
+    /// The request being answered (set while `waiting`).
+    var exchange: Exchange?
     var body: [UInt8] = []
     /// When the first byte of the current request arrived (header timeout).
     var requestStartedAt: UInt64?

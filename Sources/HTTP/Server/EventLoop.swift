@@ -212,10 +212,12 @@ final class EventLoop {
     // MARK: requests
 
     private func dispatch(_ conn: Connection) {
-        guard let head = conn.head else { return }
+        // The head moves into the request (its last use), not copied.
+        guard let head = conn.head.take() else { return }
+        conn.exchange = .init(method: head.method, path: head.path, keepAlive: head.keepAlive, minorVersion: head.version.minor)
         let (client, scheme) = context.configuration.trustedProxies.resolve(peer: conn.peer, headers: head.headers)
         conn.client = client
-        let request = HTTPRequest(head: head, body: conn.body, clientAddress: client, scheme: scheme)
+        let body = conn.body
         conn.body = []
         conn.requestStartedAt = nil
         conn.dispatchedAt = Time.monotonicNanos()
@@ -227,6 +229,7 @@ final class EventLoop {
             complete(conn, .error(error), route: nil)
             return
         }
+        let request = HTTPRequest(head: head, body: body, clientAddress: client, scheme: scheme)
         if case .deferred(let handler) = match.handler {
             // Answered later from another thread, through the mailbox like a
             // pool handler's answer; the loop does not wait.
@@ -269,13 +272,13 @@ final class EventLoop {
 
     /// Queues a request's answer and moves the connection on.
     private func complete(_ conn: Connection, _ response: HTTPResponse, route: String?) {
-        guard let head = conn.head else { return }
-        conn.head = nil
-        let close = !head.keepAlive || stopping || conn.peerClosed
-        let bytes = encoder.encode(response, headOnly: head.method == "HEAD", close: close,
-                                   http10KeepAlive: head.version.minor == 0 && head.keepAlive)
+        guard let exchange = conn.exchange.take() else { return }
+        let close = !exchange.keepAlive || stopping || conn.peerClosed
+        let bytes = encoder.encode(response, headOnly: exchange.method == "HEAD", close: close,
+                                   http10KeepAlive: exchange.minorVersion == 0 && exchange.keepAlive)
         conn.queue(bytes)
-        record(conn, head: head, status: response.status, bytes: response.body.count, route: route)
+        record(conn, method: exchange.method, path: exchange.path, status: response.status, bytes: response.body.count,
+               route: route)
         conn.state = close ? .closing : .reading
         if !conn.flush(now: Time.monotonicNanos()) { closeConnection(conn); return }
         afterWrite(conn)
@@ -285,11 +288,9 @@ final class EventLoop {
     private func fail(_ conn: Connection, _ error: HTTPError) {
         let response = HTTPResponse.error(error)
         conn.queue(encoder.encode(response, headOnly: false, close: true, http10KeepAlive: false))
-        let head = conn.head ?? HTTPRequestHead(method: "-", target: "-", path: "-", query: "", version: .http1_1,
-                                                headers: HTTPHeaders(), framing: .none, keepAlive: false,
-                                                expectsContinue: false)
         conn.dispatchedAt = Time.monotonicNanos()
-        record(conn, head: head, status: error.status, bytes: response.body.count, route: nil)
+        record(conn, method: conn.head?.method ?? "-", path: conn.head?.path ?? "-", status: error.status,
+               bytes: response.body.count, route: nil)
         conn.head = nil
         conn.client = nil
         conn.state = .closing
@@ -325,9 +326,9 @@ final class EventLoop {
         route.contains("{key}") || route.contains("{token}")
     }
 
-    private func record(_ conn: Connection, head: HTTPRequestHead, status: Int, bytes: Int, route: String?) {
+    private func record(_ conn: Connection, method: String, path: String, status: Int, bytes: Int, route: String?) {
         let seconds = Double(Time.monotonicNanos() - conn.dispatchedAt) / 1e9
-        context.metrics.record(shard: index, method: head.method, route: route ?? "unmatched", status: status, seconds: seconds)
+        context.metrics.record(shard: index, method: method, route: route ?? "unmatched", status: status, seconds: seconds)
         if context.configuration.accessLog {
             // Buffered: written once per pass of the loop, not once per request.
             let now = Time.now()
@@ -337,8 +338,8 @@ final class EventLoop {
             }
             // A path whose segment is a secret (a ping key, an acknowledge
             // link's token) is logged as its route, never with the secret.
-            let path = route.map { Self.hidesSecret($0) } == true ? route! : head.path
-            if let line = Log.shared.format(.info, "request", ["method": head.method, "path": path, "status": "\(status)",
+            let path = route.map { Self.hidesSecret($0) } == true ? route! : path
+            if let line = Log.shared.format(.info, "request", ["method": method, "path": path, "status": "\(status)",
                                                               "bytes": "\(bytes)", "ms": String(format3(seconds * 1000)),
                                                               "client": conn.client ?? conn.peer], timestamp: logTimestamp) {
                 logBuffer.append(contentsOf: line)

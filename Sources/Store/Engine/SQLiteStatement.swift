@@ -10,6 +10,19 @@ final class SQLiteStatement {
     private unowned let connection: SQLiteConnection
     /// Column names, built once. Shared by every `Row` this statement yields.
     private var names: [String]
+    /// The bytes of the bound texts and blobs, which SQLite reads in place
+    /// (`SQLITE_STATIC`) until `reset`. Bound `SQLITE_TRANSIENT`, SQLite
+    /// allocated and freed a copy of every one: under a flood of pings, whose
+    /// rows go in as multi-row inserts of a dozen texts each, that was 4 % of
+    /// the batch writer. Reused, grown when needed, up to `arenaLimit`.
+    private var arena = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    /// Bytes of `arena` the current bindings use (zeroed at `reset`).
+    private var arenaUsed = 0
+    /// Whether the current bindings use the arena.
+    private var arenaOn = false
+    /// Larger arguments (a big body) are bound with a copy, as before, so
+    /// the cached statements do not keep large buffers.
+    private static let arenaLimit = 16 * 1024
 
     init(_ connection: SQLiteConnection, sql: String) throws(StoreError) {
         let db = connection.handle
@@ -49,7 +62,10 @@ final class SQLiteStatement {
         self.names = SQLiteStatement.readNames(stmt)
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        sqlite3_finalize(handle)
+        arena.deallocate()
+    }
 
     private static func readNames(_ stmt: OpaquePointer) -> [String] {
         let n = sqlite3_column_count(stmt)
@@ -70,6 +86,15 @@ final class SQLiteStatement {
                              message: "statement takes \(expected) argument(s), got \(args.count)", sql: sql)
         }
         let transient = pt_sqlite_transient()
+        var bytes = 0
+        for arg in args {
+            switch arg {
+            case .text(let s): bytes += s.utf8.count
+            case .blob(let b): bytes += b.count
+            default: break
+            }
+        }
+        prepareArena(bytes: bytes)
         for (i, arg) in args.enumerated() {
             let idx = Int32(i + 1)
             let rc: Int32
@@ -86,9 +111,11 @@ final class SQLiteStatement {
                     // pointer would store NULL rather than ''.
                     rc = sqlite3_bind_text(handle, idx, "", 0, transient)
                 } else {
-                    // withUTF8 binds the bytes in place, without a C-string copy.
                     rc = s.withUTF8 { buf in
-                        buf.withMemoryRebound(to: CChar.self) {
+                        if let at = place(UnsafeRawBufferPointer(buf)) {
+                            return sqlite3_bind_text(handle, idx, at.assumingMemoryBound(to: CChar.self), Int32(buf.count), nil)
+                        }
+                        return buf.withMemoryRebound(to: CChar.self) {
                             sqlite3_bind_text(handle, idx, $0.baseAddress, Int32($0.count), transient)
                         }
                     }
@@ -97,11 +124,35 @@ final class SQLiteStatement {
                 if b.isEmpty {
                     rc = sqlite3_bind_zeroblob(handle, idx, 0)
                 } else {
-                    rc = b.withUnsafeBytes { sqlite3_bind_blob(handle, idx, $0.baseAddress, Int32($0.count), transient) }
+                    rc = b.withUnsafeBytes { buf in
+                        if let at = place(buf) { return sqlite3_bind_blob(handle, idx, at, Int32(buf.count), nil) }
+                        return sqlite3_bind_blob(handle, idx, buf.baseAddress, Int32(buf.count), transient)
+                    }
                 }
             }
             guard rc == SQLITE_OK else { throw StoreError.last(connection.handle, sql: sql, fallback: rc) }
         }
+    }
+
+    /// Makes room for `bytes` of bound texts and blobs, or turns the arena
+    /// off for this binding when they are more than `arenaLimit`.
+    private func prepareArena(bytes: Int) {
+        arenaUsed = 0
+        arenaOn = bytes <= Self.arenaLimit
+        if arenaOn && bytes > arena.count {
+            arena.deallocate()
+            arena = .allocate(byteCount: max(bytes, 256), alignment: 1)
+        }
+    }
+
+    /// Copies `source` into the arena and returns where, or nil when it is
+    /// to be bound as a copy instead.
+    private func place(_ source: UnsafeRawBufferPointer) -> UnsafeRawPointer? {
+        guard arenaOn, let from = source.baseAddress, let base = arena.baseAddress else { return nil }
+        let at = base + arenaUsed
+        at.copyMemory(from: from, byteCount: source.count)
+        arenaUsed += source.count
+        return UnsafeRawPointer(at)
     }
 
     /// Steps once: true when a row is available, false when done.
@@ -148,9 +199,14 @@ final class SQLiteStatement {
         return values
     }
 
-    /// Makes the statement reusable and drops bound values (which may be secrets).
+    /// Makes the statement reusable and drops bound values (which may be
+    /// secrets), the arena's copies included.
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        if arenaUsed > 0, let base = arena.baseAddress {
+            base.initializeMemory(as: UInt8.self, repeating: 0, count: arenaUsed)
+            arenaUsed = 0
+        }
     }
 }
