@@ -127,25 +127,77 @@ public enum Heartbeats {
 }
 
 extension Heartbeats {
-    /// Monitors that have stored pings (for pruning).
-    /// Monitors pinged after ping `afterID`, and the newest ping id: how the
-    /// hub that judges a heartbeat learns of pings another hub received.
-    public static func pingedSince(_ c: Connection, afterID: Int64) throws(StoreError) -> (monitors: [Int64], lastID: Int64) {
-        let rows = try c.query("SELECT monitor_id, max(id) AS last FROM heartbeat_pings WHERE id > ? GROUP BY monitor_id",
-                               [.integer(afterID)])
-        var last = afterID
-        var monitors: [Int64] = []
-        for r in rows {
-            monitors.append(try r.int("monitor_id"))
-            last = max(last, try r.int("last"))
+    /// What one read of the pings since a cursor found: the monitors pinged,
+    /// and how to move the cursor (`CommitCursor.take(upTo:holes:appeared:now:)`).
+    public struct PingedSince: Sendable, Equatable {
+        public var monitors: [Int64]
+        /// The newest ping id seen (the cursor's `after` when none is newer).
+        public var last: Int64
+        /// Ids between the cursor and `last` not committed (yet), ascending;
+        /// empty with `tooManyHoles`.
+        public var holes: [Int64]
+        /// Awaited ids that are there now.
+        public var appeared: [Int64]
+        /// More holes than a cursor keeps: the reader starts again from `last`
+        /// and judges everything.
+        public var tooManyHoles: Bool
+    }
+
+    /// Monitors pinged since `cursor`: how the hub that judges a heartbeat
+    /// learns of pings another hub received. Run in one read (a snapshot on
+    /// both engines). Ping ids are handed out at INSERT and become visible
+    /// at COMMIT, so with several hubs on PostgreSQL a smaller id can appear
+    /// after a larger one: the ids missing below the newest are found (each
+    /// row whose predecessor is not the id before it, over the index) and
+    /// awaited by the cursor, rather than every id being read.
+    public static func pingedSince(_ c: Connection, cursor: CommitCursor) throws(StoreError) -> PingedSince {
+        let after = cursor.after
+        var out = PingedSince(monitors: [], last: after, holes: [], appeared: [], tooManyHoles: false)
+        let gaps = try c.query("""
+            SELECT id, prev, newest FROM (
+                SELECT id, lag(id) OVER (ORDER BY id) AS prev, max(id) OVER () AS newest FROM heartbeat_pings WHERE id > ?
+            ) AS t WHERE prev IS NULL OR prev < id - 1 ORDER BY id
+            """, [.integer(after)])
+        for r in gaps {
+            out.last = try r.int("newest")
+            let from = try r.optionalInt("prev") ?? after
+            let id = try r.int("id")
+            guard !out.tooManyHoles, from + 1 < id else { continue }
+            if id - from - 1 + Int64(out.holes.count) > Int64(CommitCursor.maxAwaited) {
+                out.tooManyHoles = true
+                out.holes = []
+            } else {
+                out.holes += Array((from + 1)..<id)
+            }
         }
-        return (monitors, last)
+        var monitors = Set<Int64>()
+        if out.last > after {
+            for r in try c.query("SELECT DISTINCT monitor_id FROM heartbeat_pings WHERE id > ? AND id <= ?",
+                                 [.integer(after), .integer(out.last)]) {
+                monitors.insert(try r.int("monitor_id"))
+            }
+        }
+        let awaited = cursor.awaited
+        var start = 0
+        for size in BulkRows.chunks(awaited.count) {
+            let chunk = awaited[start..<(start + size)]
+            start += size
+            let sql = "SELECT id, monitor_id FROM heartbeat_pings WHERE id IN ("
+                + Array(repeating: "?", count: size).joined(separator: ", ") + ")"
+            for r in try c.query(sql, chunk.map { .integer($0) }) {
+                out.appeared.append(try r.int("id"))
+                monitors.insert(try r.int("monitor_id"))
+            }
+        }
+        out.monitors = monitors.sorted()
+        return out
     }
 
     public static func newestPingID(_ c: Connection) throws(StoreError) -> Int64 {
         try c.scalar("SELECT coalesce(max(id), 0) FROM heartbeat_pings")?.integerValue ?? 0
     }
 
+    /// Monitors that have stored pings (for pruning).
     public static func monitorsWithPings(_ c: Connection) throws(StoreError) -> [Int64] {
         try c.query("SELECT DISTINCT monitor_id FROM heartbeat_pings").map { r throws(StoreError) in try r.int("monitor_id") }
     }

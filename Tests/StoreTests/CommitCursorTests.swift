@@ -54,4 +54,36 @@ import Store
         }
         #expect(many.overflowed && id == 3 * Int64(CommitCursor.maxAwaited / 2 + 1))
     }
+
+    /// `take(upTo:holes:appeared:)`, which a reader of heartbeat pings uses
+    /// instead of passing every id, moves the cursor as `take` with the ids.
+    @Test func boundsAndIdsMoveTheCursorAlike() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(seed >> 33) % n
+        }
+        for _ in 0..<200 {
+            var byIDs = CommitCursor(after: 100), byBounds = byIDs
+            var committed = Set<Int64>()
+            var top: Int64 = 100
+            for step in 0..<12 {
+                // Some new ids, some of them not committed yet; some older
+                // holes committed now.
+                let fresh = (0..<next(6)).map { _ in top + 1 + Int64(next(8)) }
+                top = max(top, fresh.max() ?? top)
+                for id in fresh where next(3) > 0 { committed.insert(id) }
+                for id in byIDs.awaited where next(2) == 0 { committed.insert(id) }
+                let now = Int64(step) * 7_000
+                let visibleAbove = committed.filter { $0 > byIDs.after }.sorted()
+                let appeared = byIDs.awaited.filter { committed.contains($0) }
+                byIDs.take(visibleAbove + appeared, now: now)
+                let last = visibleAbove.last ?? byBounds.after
+                let holes = last > byBounds.after
+                    ? ((byBounds.after + 1)..<last).filter { !committed.contains($0) } : []
+                byBounds.take(upTo: last, holes: holes, appeared: appeared, now: now)
+                #expect(byIDs == byBounds)
+            }
+        }
+    }
 }

@@ -7,8 +7,8 @@ struct ClusterState: Sendable {
     var changes = CommitCursor(after: 0)
     /// When this hub last read the changes (Unix ms; 0: never).
     var changesReadAt: Int64 = 0
-    /// The newest heartbeat ping this hub has looked at (nil: not yet).
-    var lastPingID: Int64?
+    /// Where this hub stands in `heartbeat_pings` (nil: not read yet).
+    var pings: CommitCursor?
 }
 
 extension MonitoringService {
@@ -159,16 +159,30 @@ extension MonitoringService {
     /// again now, so a `start` ping's shorter deadline or a success after
     /// an outage counts within a beat, wherever the ping arrived.
     func judgePingsTakenElsewhere() throws {
-        guard let after = clusterState.withLock({ $0.lastPingID }) else {
+        guard let cursor = clusterState.withLock({ $0.pings }) else {
             // First beat: start from now (start-up judged every heartbeat).
             let newest = try database.read { c in try Heartbeats.newestPingID(c) }
-            clusterState.withLock { $0.lastPingID = newest }
+            clusterState.withLock { $0.pings = CommitCursor(after: newest) }
             return
         }
-        let (monitors, last) = try database.read { c in try Heartbeats.pingedSince(c, afterID: after) }
-        clusterState.withLock { $0.lastPingID = last }
-        for id in monitors where cluster.owns(id) {
-            if let entry = registry.get(id), !entry.config.paused { heartbeats.setDeadline(id, Time.now()) }
+        let found = try database.read { c in try Heartbeats.pingedSince(c, cursor: cursor) }
+        var next = cursor
+        next.take(upTo: found.last, holes: found.holes, appeared: found.appeared, now: Time.nowMillis())
+        let now = Time.now()
+        if next.overflowed {
+            // Too many pings not committed yet to await one by one: judge
+            // every heartbeat this hub owns, and go on from the newest.
+            Log.shared.warn("heartbeat pings committed out of order beyond what is awaited; judging every heartbeat",
+                            ["node": cluster.nodeID])
+            clusterState.withLock { $0.pings = CommitCursor(after: found.last) }
+            for (id, entry) in registry.all() where entry.config.type == .heartbeat && !entry.config.paused && cluster.owns(id) {
+                heartbeats.setDeadline(id, now)
+            }
+            return
+        }
+        clusterState.withLock { $0.pings = next }
+        for id in found.monitors where cluster.owns(id) {
+            if let entry = registry.get(id), !entry.config.paused { heartbeats.setDeadline(id, now) }
         }
     }
 

@@ -54,6 +54,28 @@ public struct CommitCursor: Sendable, Equatable {
             }
             after = id
         }
+        expire(now: now)
+    }
+
+    /// Takes one read given by its bounds rather than every id: each id in
+    /// (`after`, `last`] was there but `holes` (ascending, as the reader
+    /// found them), and `appeared` are the awaited ids that showed up. The
+    /// same cursor as `take` with the ids themselves, for a table that gets
+    /// tens of thousands of rows between two reads (heartbeat pings).
+    public mutating func take(upTo last: Int64, holes: [Int64], appeared: [Int64], now: Int64) {
+        for id in appeared { missing[id] = nil }
+        if last > after {
+            if holes.count > Self.maxAwaited {
+                overflowed = true
+            } else {
+                for hole in holes where hole > after && hole < last { missing[hole] = now }
+            }
+            after = last
+        }
+        expire(now: now)
+    }
+
+    private mutating func expire(now: Int64) {
         missing = missing.filter { now - $0.value < Self.patienceMillis }
         if missing.count > Self.maxAwaited { overflowed = true }
         if overflowed { missing.removeAll() }
