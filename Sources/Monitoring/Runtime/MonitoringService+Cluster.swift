@@ -158,11 +158,16 @@ extension MonitoringService {
     /// Heartbeats this hub owns that another hub received pings for: judged
     /// again now, so a `start` ping's shorter deadline or a success after
     /// an outage counts within a beat, wherever the ping arrived.
+    static let pingLookBack: Int64 = 1_024
+
     func judgePingsTakenElsewhere() throws {
         guard let cursor = clusterState.withLock({ $0.pings }) else {
-            // First beat: start from now (start-up judged every heartbeat).
+            // First beat: start-up judged every heartbeat. Start a little
+            // before the newest ping, as for monitor changes, so one with a
+            // smaller id still being committed is awaited, not skipped
+            // (judging the few monitors pinged since again is harmless).
             let newest = try database.read { c in try Heartbeats.newestPingID(c) }
-            clusterState.withLock { $0.pings = CommitCursor(after: newest) }
+            clusterState.withLock { $0.pings = CommitCursor(after: max(0, newest - Self.pingLookBack)) }
             return
         }
         let found = try database.read { c in try Heartbeats.pingedSince(c, cursor: cursor) }
