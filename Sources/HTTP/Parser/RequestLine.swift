@@ -22,7 +22,10 @@ struct RequestLine: Sendable {
         let targetBytes = line[(firstSpace + 1)..<lastSpace]
         method = String(decoding: methodBytes, as: UTF8.self)
         (path, query) = try RequestTarget.split(targetBytes, method: method)
-        target = String(decoding: targetBytes, as: UTF8.self)
+        // An origin-form target without a query is its path, byte for byte:
+        // the same String, not a second copy (a ping URL is past the 15
+        // bytes a String holds inline, so that was an allocation a request).
+        target = query.isEmpty && path.utf8.count == targetBytes.count ? path : String(decoding: targetBytes, as: UTF8.self)
 
         guard major == 1 else { throw ParseError.versionNotSupported }
         // 1.x for x ≥ 1 gets 1.1 semantics (RFC 9110 §2.5), so it is reported as 1.1.
