@@ -23,6 +23,21 @@ enum BulkRows {
         return out
     }
 
+    /// The rows `select` + ` IN (?, …)` finds for every one of `ids`,
+    /// asked in `chunks` (a cached statement per chunk size, whatever the
+    /// number of ids).
+    static func rows(_ c: Connection, _ select: String, in ids: [Int64]) throws(StoreError) -> [Row] {
+        var out: [Row] = []
+        var start = 0
+        for size in chunks(ids.count) {
+            let chunk = ids[start..<(start + size)]
+            start += size
+            let sql = select + " IN (" + Array(repeating: "?", count: size).joined(separator: ", ") + ")"
+            out += try c.query(sql, chunk.map { .integer($0) })
+        }
+        return out
+    }
+
     /// `(?, ?, ?), (?, ?, ?)`: `rows` groups of `columns` placeholders.
     static func placeholders(rows: Int, columns: Int) -> String {
         let one = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"

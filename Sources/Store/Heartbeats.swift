@@ -177,17 +177,9 @@ extension Heartbeats {
                 monitors.insert(try r.int("monitor_id"))
             }
         }
-        let awaited = cursor.awaited
-        var start = 0
-        for size in BulkRows.chunks(awaited.count) {
-            let chunk = awaited[start..<(start + size)]
-            start += size
-            let sql = "SELECT id, monitor_id FROM heartbeat_pings WHERE id IN ("
-                + Array(repeating: "?", count: size).joined(separator: ", ") + ")"
-            for r in try c.query(sql, chunk.map { .integer($0) }) {
-                out.appeared.append(try r.int("id"))
-                monitors.insert(try r.int("monitor_id"))
-            }
+        for r in try BulkRows.rows(c, "SELECT id, monitor_id FROM heartbeat_pings WHERE id", in: cursor.awaited) {
+            out.appeared.append(try r.int("id"))
+            monitors.insert(try r.int("monitor_id"))
         }
         out.monitors = monitors.sorted()
         return out

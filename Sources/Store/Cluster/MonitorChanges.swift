@@ -37,15 +37,7 @@ public enum MonitorChanges {
     public static func read(_ c: Connection, cursor: CommitCursor, limit: Int) throws(StoreError) -> [Change] {
         var out = try c.query("SELECT seq, monitor_id, node FROM monitor_changes WHERE seq > ? ORDER BY seq LIMIT ?",
                               [.integer(cursor.after), .integer(Int64(limit))]).map(change)
-        let awaited = cursor.awaited
-        var start = 0
-        for size in BulkRows.chunks(awaited.count) {
-            let chunk = awaited[start..<(start + size)]
-            start += size
-            let sql = "SELECT seq, monitor_id, node FROM monitor_changes WHERE seq IN ("
-                + Array(repeating: "?", count: size).joined(separator: ", ") + ")"
-            out += try c.query(sql, chunk.map { .integer($0) }).map(change)
-        }
+        out += try BulkRows.rows(c, "SELECT seq, monitor_id, node FROM monitor_changes WHERE seq", in: cursor.awaited).map(change)
         return out
     }
 
