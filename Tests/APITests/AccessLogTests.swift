@@ -37,6 +37,23 @@ import Testing
         #expect(!hub.log.contains("hunter2"))
     }
 
+    /// A ping URL's key is a credential: the line names the route instead.
+    @Test func aPingKeyIsLoggedAsItsRoute() throws {
+        let hub = try HubProcess()
+        let token = try hub.token()
+        let created = try hub.call("POST", "/api/monitors", token: token, json: [
+            "name": "backup", "type": "heartbeat", "heartbeat": ["period": 60, "grace": 60],
+        ])
+        #expect(created.status == 201)
+        let url = try #require(try created.json()["ping_url"]?.stringValue)
+        let key = try #require(url.split(separator: "/").last.map(String.init))
+        #expect(try hub.call("GET", "/ping/\(key)").status == 200)
+        #expect(try hub.call("POST", "/ping/\(key)/fail").status == 200)
+        #expect(hub.waitForLog { $0.contains("path=/ping/{key}/{suffix}") })
+        #expect(requestLines(hub, path: "/ping/{key}").count == 1)
+        #expect(!hub.log.contains(key))
+    }
+
     @Test func jsonLogFormatWritesOneJSONObjectPerLine() throws {
         let hub = try HubProcess(arguments: ["--log-format", "json"])
         let token = try hub.token()

@@ -25,9 +25,7 @@ final class EventLoop {
     private var stopDeadline: UInt64 = 0
     private let sweepNanos: UInt64
     private var nextSweep: UInt64 = 0
-    private var logBuffer: [UInt8] = []
-    private var logSecond: Int64 = 0
-    private var logTimestamp = ""
+    private var accessLog = AccessLogBuffer()
     /// Which of the metrics' tallies this loop counts in.
     private let index: Int
 
@@ -67,10 +65,7 @@ final class EventLoop {
                     handle(conn, events: ev.events)
                 }
             }
-            if !logBuffer.isEmpty {
-                Log.shared.write(logBuffer)
-                logBuffer.removeAll(keepingCapacity: true)
-            }
+            accessLog.flush()
             let now = Time.monotonicNanos()
             if now >= nextSweep {
                 sweep(now: now)
@@ -79,7 +74,7 @@ final class EventLoop {
             if stopping && (connections.isEmpty || now >= stopDeadline) { break }
         }
         for conn in Array(connections.values) { closeConnection(conn) }
-        if !logBuffer.isEmpty { Log.shared.write(logBuffer) }
+        accessLog.flush()
     }
 
     // MARK: accepting
@@ -320,30 +315,12 @@ final class EventLoop {
         }
     }
 
-    /// Routes whose parameter is a credential: `{key}` (`/ping/{key}`) and
-    /// `{token}` (`/ack/{token}`).
-    static func hidesSecret(_ route: String) -> Bool {
-        route.contains("{key}") || route.contains("{token}")
-    }
-
     private func record(_ conn: Connection, method: String, path: String, status: Int, bytes: Int, route: String?) {
         let seconds = Double(Time.monotonicNanos() - conn.dispatchedAt) / 1e9
         context.metrics.record(shard: index, method: method, route: route ?? "unmatched", status: status, seconds: seconds)
         if context.configuration.accessLog {
-            // Buffered: written once per pass of the loop, not once per request.
-            let now = Time.now()
-            if now != logSecond {
-                logSecond = now
-                logTimestamp = Time.rfc3339(now)
-            }
-            // A path whose segment is a secret (a ping key, an acknowledge
-            // link's token) is logged as its route, never with the secret.
-            let path = route.map { Self.hidesSecret($0) } == true ? route! : path
-            if let line = Log.shared.format(.info, "request", ["method": method, "path": path, "status": "\(status)",
-                                                              "bytes": "\(bytes)", "ms": String(format3(seconds * 1000)),
-                                                              "client": conn.client ?? conn.peer], timestamp: logTimestamp) {
-                logBuffer.append(contentsOf: line)
-            }
+            accessLog.append(method: method, path: path, route: route, status: status, bytes: bytes, seconds: seconds,
+                             client: conn.client ?? conn.peer)
         }
     }
 
@@ -407,10 +384,4 @@ final class EventLoop {
         context.connectionCount.wrappingSubtract(1, ordering: .relaxed)
         context.metrics.openConnections.wrappingSubtract(1, ordering: .relaxed)
     }
-}
-
-private func format3(_ value: Double) -> String {
-    let scaled = Int((value * 1000).rounded())
-    let frac = scaled % 1000
-    return "\(scaled / 1000)." + String(repeating: "0", count: frac < 10 ? 2 : frac < 100 ? 1 : 0) + "\(frac)"
 }
