@@ -134,47 +134,47 @@ extension Heartbeats {
         /// The newest ping id seen (the cursor's `after` when none is newer).
         public var last: Int64
         /// Ids between the cursor and `last` not committed (yet), ascending;
-        /// empty with `tooManyHoles`.
+        /// at most one more than a cursor awaits, which is enough for the
+        /// cursor to overflow.
         public var holes: [Int64]
         /// Awaited ids that are there now.
         public var appeared: [Int64]
-        /// More holes than a cursor keeps: the reader starts again from `last`
-        /// and judges everything.
-        public var tooManyHoles: Bool
+        /// More holes than a cursor awaits: taking this read overflows it,
+        /// and the reader starts again from `last` and judges everything.
+        public var tooManyHoles: Bool { holes.count > CommitCursor.maxAwaited }
     }
 
     /// Monitors pinged since `cursor`: how the hub that judges a heartbeat
     /// learns of pings another hub received. Run in one read (a snapshot on
     /// both engines). Ping ids are handed out at INSERT and become visible
     /// at COMMIT, so with several hubs on PostgreSQL a smaller id can appear
-    /// after a larger one: the ids missing below the newest are found (each
-    /// row whose predecessor is not the id before it, over the index) and
-    /// awaited by the cursor, rather than every id being read.
+    /// after a larger one. When the new rows are fewer than the ids they
+    /// span, the missing ones are found (each row whose predecessor is not
+    /// the id before it, over the index) and awaited by the cursor, rather
+    /// than every id being read.
     public static func pingedSince(_ c: Connection, cursor: CommitCursor) throws(StoreError) -> PingedSince {
         let after = cursor.after
-        var out = PingedSince(monitors: [], last: after, holes: [], appeared: [], tooManyHoles: false)
-        let gaps = try c.query("""
-            SELECT id, prev, newest FROM (
-                SELECT id, lag(id) OVER (ORDER BY id) AS prev, max(id) OVER () AS newest FROM heartbeat_pings WHERE id > ?
-            ) AS t WHERE prev IS NULL OR prev < id - 1 ORDER BY id
-            """, [.integer(after)])
-        for r in gaps {
-            out.last = try r.int("newest")
-            let from = try r.optionalInt("prev") ?? after
-            let id = try r.int("id")
-            guard !out.tooManyHoles, from + 1 < id else { continue }
-            if id - from - 1 + Int64(out.holes.count) > Int64(CommitCursor.maxAwaited) {
-                out.tooManyHoles = true
-                out.holes = []
-            } else {
-                out.holes += Array((from + 1)..<id)
-            }
-        }
+        var out = PingedSince(monitors: [], last: after, holes: [], appeared: [])
         var monitors = Set<Int64>()
-        if out.last > after {
-            for r in try c.query("SELECT DISTINCT monitor_id FROM heartbeat_pings WHERE id > ? AND id <= ?",
-                                 [.integer(after), .integer(out.last)]) {
-                monitors.insert(try r.int("monitor_id"))
+        var count: Int64 = 0
+        for r in try c.query("SELECT monitor_id, max(id) AS last, count(*) AS n FROM heartbeat_pings WHERE id > ? GROUP BY monitor_id",
+                             [.integer(after)]) {
+            monitors.insert(try r.int("monitor_id"))
+            out.last = max(out.last, try r.int("last"))
+            count += try r.int("n")
+        }
+        if count < out.last - after {
+            let gaps = try c.query("""
+                SELECT id, prev FROM (
+                    SELECT id, lag(id) OVER (ORDER BY id) AS prev FROM heartbeat_pings WHERE id > ? AND id <= ?
+                ) AS t WHERE prev IS NULL OR prev < id - 1 ORDER BY id
+                """, [.integer(after), .integer(out.last)])
+            let room = CommitCursor.maxAwaited + 1
+            for r in gaps where out.holes.count < room {
+                let from = try r.optionalInt("prev") ?? after
+                let id = try r.int("id")
+                guard from + 1 < id else { continue }
+                out.holes += Array((from + 1)..<min(id, from + 1 + Int64(room - out.holes.count)))
             }
         }
         for r in try BulkRows.rows(c, "SELECT id, monitor_id FROM heartbeat_pings WHERE id", in: cursor.awaited) {

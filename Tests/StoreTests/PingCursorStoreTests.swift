@@ -36,7 +36,8 @@ import TestSupport
         var cursor = CommitCursor(after: 0)
         let first = try db.read { c in try Heartbeats.pingedSince(c, cursor: cursor) }
         #expect(first == Heartbeats.PingedSince(monitors: [m[0], m[1], m[2], m[3]].sorted(), last: 9, holes: [4, 7, 8],
-                                                appeared: [], tooManyHoles: false))
+                                                appeared: []))
+        #expect(!first.tooManyHoles)
         cursor.take(upTo: first.last, holes: first.holes, appeared: first.appeared, now: 0)
         #expect(cursor.after == 9 && cursor.awaited == [4, 7, 8])
         // 7 and 4 commit now, with a new ping above.
@@ -52,12 +53,17 @@ import TestSupport
         #expect(cursor.after == 10 && cursor.awaited == [8])
         // Nothing new: nothing reported, the cursor stays.
         let third = try db.read { c in try Heartbeats.pingedSince(c, cursor: cursor) }
-        #expect(third == Heartbeats.PingedSince(monitors: [], last: 10, holes: [], appeared: [], tooManyHoles: false))
+        #expect(third == Heartbeats.PingedSince(monitors: [], last: 10, holes: [], appeared: []))
         // A gap wider than a cursor awaits.
         try db.write { c in try c.execute(Self.ping(Int64(12 + CommitCursor.maxAwaited), m[1])) }
         let wide = try db.read { c in try Heartbeats.pingedSince(c, cursor: cursor) }
-        #expect(wide.tooManyHoles && wide.holes.isEmpty && wide.last == Int64(12 + CommitCursor.maxAwaited))
+        #expect(wide.tooManyHoles && wide.holes.count == CommitCursor.maxAwaited + 1 && wide.last == Int64(12 + CommitCursor.maxAwaited))
         #expect(wide.monitors == [m[1]])
+        // Taking it overflows the cursor, which is what tells the judge to
+        // judge everything (it once came back with no holes and did not).
+        var taken = cursor
+        taken.take(upTo: wide.last, holes: wide.holes, appeared: wide.appeared, now: 2_000)
+        #expect(taken.overflowed)
     }
 
     @Test func twoHubsCommittingOutOfOrderLoseNoPing() throws {

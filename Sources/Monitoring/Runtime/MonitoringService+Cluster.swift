@@ -155,11 +155,12 @@ extension MonitoringService {
         try wake.send(c, .monitors)
     }
 
+    /// How far before the newest ping a hub's first read starts.
+    static let pingLookBack: Int64 = 1_024
+
     /// Heartbeats this hub owns that another hub received pings for: judged
     /// again now, so a `start` ping's shorter deadline or a success after
     /// an outage counts within a beat, wherever the ping arrived.
-    static let pingLookBack: Int64 = 1_024
-
     func judgePingsTakenElsewhere() throws {
         guard let cursor = clusterState.withLock({ $0.pings }) else {
             // First beat: start-up judged every heartbeat. Start a little
