@@ -253,6 +253,9 @@ public final class BatchWriter: Sendable {
                 }
             }
         }
+        // Answered: now, if the WAL must start over, the stall of copying
+        // its rest delays the next batch, not this one's answers.
+        database.restartWALIfDue()
     }
 
     /// Every write of the batch in arrival order, a run of consecutive
@@ -275,7 +278,7 @@ public final class BatchWriter: Sendable {
     }
 
     private func write(_ body: (Connection) throws -> Void) throws {
-        if let lane { try database.write(lane: lane, body) } else { try database.write(body) }
+        if let lane { try database.write(lane: lane, body) } else { try database.writeLeavingWAL(body) }
     }
 
     private func runIsolated(_ batch: [Item]) {

@@ -42,9 +42,10 @@ public final class Database: Sendable {
     /// Opens (creating if needed, with its parent directory, mode 0700) and
     /// migrates a SQLite database.
     public convenience init(path: String, readers: Int = 4, busyTimeoutMillis: Int = 5000,
-                            migrations: [Migration] = Migrations.all) throws(StoreError) {
+                            migrations: [Migration] = Migrations.all,
+                            checkpoints: WALCheckpoints = .standard) throws(StoreError) {
         try self.init(url: DatabaseURL(sqlitePath: path), readers: readers, busyTimeoutMillis: busyTimeoutMillis,
-                      migrations: migrations)
+                      migrations: migrations, checkpoints: checkpoints)
     }
 
     /// Opens and migrates the database at `url`: a SQLite file (created if
@@ -52,8 +53,10 @@ public final class Database: Sendable {
     /// created by the migrations). On PostgreSQL the writer is one
     /// connection too: a hub's own writes stay serialised as on SQLite, and
     /// several hubs are kept apart by row locks and claims (docs/design.md).
+    /// `checkpoints` (SQLite): how the WAL is kept short (`Checkpointer`).
     public init(url: DatabaseURL, readers: Int = 4, busyTimeoutMillis: Int = 5000,
-                migrations: [Migration] = Migrations.all) throws(StoreError) {
+                migrations: [Migration] = Migrations.all,
+                checkpoints: WALCheckpoints = .standard) throws(StoreError) {
         self.url = url
         path = url.redacted
         engine = url.engine
@@ -96,7 +99,7 @@ public final class Database: Sendable {
         }
         lanes = []
         do {
-            checkpointer = try Checkpointer(path: path, busyTimeoutMillis: busyTimeoutMillis)
+            checkpointer = try Checkpointer(path: path, busyTimeoutMillis: busyTimeoutMillis, policy: checkpoints)
         } catch {
             for c in pool { c.close() }
             w.close()
@@ -111,7 +114,27 @@ public final class Database: Sendable {
     /// Do not call `write` from inside `write` on the same thread: the writer
     /// is not re-entrant (compose repository calls on the given connection).
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+        defer { restartWALIfDue() }
+        return try writeLeavingWAL(body)
+    }
+
+    /// `write` without the WAL restart after it: the batch writer answers
+    /// its writes first and calls `restartWALIfDue` then.
+    func writeLeavingWAL<T>(_ body: (Connection) throws -> T) throws -> T {
         try writer.with { conn in try writeTransaction(conn, body) }
+    }
+
+    /// SQLite: when the checkpointer found the WAL long and still growing,
+    /// copies the rest of it on the writer (holding it, so nothing is added
+    /// meanwhile) so the next write starts the WAL over. A failure is only
+    /// logged: the WAL stays long until a later pass, nothing is lost.
+    func restartWALIfDue() {
+        guard let checkpointer, checkpointer.takeRestartDue() else { return }
+        do {
+            try writer.with { conn in try Checkpointer.finishRestart(conn) }
+        } catch {
+            Log.shared.warn("WAL checkpoint on the writer failed", ["error": "\(error)"])
+        }
     }
 
     /// Transactions waiting for the writer now (for tests of its fairness).

@@ -67,6 +67,11 @@ final class SQLiteConnection: ConnectionBackend {
             // that comes with them) run on the checkpointer's own connection
             // and thread, not inside a commit on the write path.
             try executeScript("PRAGMA wal_autocheckpoint = 0")
+            // A WAL that starts over is rewritten from its beginning, not cut:
+            // one that grew past this while a long read kept it from
+            // restarting (`Checkpointer`) is cut back to it at the first
+            // commit after the restart (https://www.sqlite.org/pragma.html#pragma_journal_size_limit).
+            try executeScript("PRAGMA journal_size_limit = \(Self.walSizeLimitBytes)")
         case .checkpointer:
             try executeScript("PRAGMA synchronous = NORMAL")
         case .reader:
@@ -75,6 +80,11 @@ final class SQLiteConnection: ConnectionBackend {
             try executeScript("PRAGMA query_only = ON")
         }
     }
+
+    /// The WAL's size after a restart: twice the 64 MB at which the writer
+    /// makes it restart, so a WAL that stayed in bounds is never cut and
+    /// grown again.
+    static let walSizeLimitBytes = 128 << 20
 
     deinit { close() }
 
