@@ -205,9 +205,12 @@ public func writeFile(_ path: String, _ text: String) {
 }
 
 /// A throwaway CA and server certificates, made with the openssl CLI in a
-/// fresh temporary directory.
+/// fresh temporary directory. A directory it made is removed with it, or at
+/// the process's exit for the fixtures kept in globals (never deinitialised):
+/// it holds private keys.
 public final class TLSFixture: Sendable {
     public let dir: String
+    private let ownsDirectory: Bool
     public var caFile: String { dir + "/ca.crt" }
     public func cert(_ name: String) -> String { "\(dir)/\(name).crt" }
     public func key(_ name: String) -> String { "\(dir)/\(name).key" }
@@ -217,10 +220,13 @@ public final class TLSFixture: Sendable {
     public init?(directory: String? = nil) {
         if let directory {
             dir = directory
+            ownsDirectory = false
         } else {
             var template = Array("/tmp/pingtxt-net-XXXXXX".utf8CString)
             guard let p = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
             dir = String(cString: p)
+            ownsDirectory = true
+            TLSFixtureDirectories.add(dir)
         }
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
         guard runProgram(["openssl", "req", "-x509"] + ec + ["-keyout", key("ca"), "-out", caFile, "-days", "30",
@@ -270,7 +276,38 @@ public final class TLSFixture: Sendable {
         }
     }
 
-    public func remove() { runProgram(["rm", "-rf", dir]) }
+    public func remove() {
+        _ = runProgram(["rm", "-rf", dir])
+        TLSFixtureDirectories.forget(dir)
+    }
+
+    deinit {
+        if ownsDirectory && TLSFixtureDirectories.forget(dir) { _ = runProgram(["rm", "-rf", dir]) }
+    }
+}
+
+/// The directories TLS fixtures made and have not removed yet, removed by an
+/// `atexit` handler installed with the first.
+private enum TLSFixtureDirectories {
+    private static let state = Mutex<(dirs: Set<String>, installed: Bool)>(([], false))
+
+    static func add(_ dir: String) {
+        let install = state.withLock { s -> Bool in
+            s.dirs.insert(dir)
+            defer { s.installed = true }
+            return !s.installed
+        }
+        if install { atexit { TLSFixtureDirectories.removeAll() } }
+    }
+
+    /// Whether `dir` was still there to forget.
+    @discardableResult
+    static func forget(_ dir: String) -> Bool { state.withLock { $0.dirs.remove(dir) != nil } }
+
+    private static func removeAll() {
+        let dirs = state.withLock { s -> Set<String> in defer { s.dirs = [] }; return s.dirs }
+        for dir in dirs.sorted() { _ = runProgram(["rm", "-rf", dir]) }
+    }
 }
 
 extension ServerConfiguration {
