@@ -7,7 +7,16 @@
 #   SKIP_BUILD=1 bench/http.sh         # reuse .build/release/pingtxt
 #
 # Environment (all optional):
-#   DURATION=10s      wrk -d per target
+#   DURATION=10s      wrk -d per target (whole seconds)
+#   SLICES=5          each hub target runs in SLICES windows alternating with
+#                     nginx windows of the same length (nginx, hub, nginx,
+#                     hub, ...), and its ratio is to those nginx windows: this
+#                     machine's speed drifts by a third within seconds, and
+#                     a hub target measured 10-40 s after the run's one nginx
+#                     measurement carried that drift into its ratio. Each
+#                     side's rate is its requests over its seconds, p99 the
+#                     worst window's. SLICES=1: the earlier form, one nginx
+#                     measurement per run first and each target's ratio to it
 #   THREADS=2         wrk -t
 #   CONNECTIONS=64    wrk -c
 #   RUNS=1            repeat the whole set (each run has its own nginx ratio)
@@ -24,8 +33,10 @@
 #   SKIP_BUILD=1      do not run swift build
 #   PINGTXT_BIN=path  bench this binary instead of .build/release/pingtxt
 #
-# Output: a table (target, req/s, p99 latency, ratio to nginx in the same run,
-# non-2xx count) on stdout and in bench/out/http-<date>.txt.
+# Output: a table (target, req/s, p99 latency, ratio to nginx in the same run
+# (with SLICES > 1, to the nginx windows beside the target's, whose rate is
+# on the line below it), non-2xx count) on stdout and in
+# bench/out/http-<date>.txt.
 # wrk shares the 2 cores with the server: compare ratios within one run.
 set -euo pipefail
 
@@ -34,6 +45,11 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$ROOT/bench/lib.sh"
 
 DURATION=${DURATION:-10s}
+SLICES=${SLICES:-5}
+SECONDS_TOTAL=${DURATION%s}
+[[ $SECONDS_TOTAL =~ ^[0-9]+$ && $SLICES =~ ^[0-9]+$ && $SLICES -ge 1 && $SECONDS_TOTAL -ge $SLICES ]] \
+    || die "DURATION ($DURATION) must be whole seconds, at least SLICES ($SLICES)"
+SLICE_SECONDS=$((SECONDS_TOTAL / SLICES))
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-64}
 RUNS=${RUNS:-1}
@@ -101,21 +117,43 @@ done
 # --- runs --------------------------------------------------------------------
 bench() {   # $1 = label, rest = wrk args; appends a row, sets LAST_RPS
     local label=$1; shift
-    local raw rps p99 non2xx errs ratio p0=0 p1=0 k0 k1
+    local raw rps p99 non2xx errs ratio p0=0 p1=0 k0 k1 ref_rps=""
     [[ $label == *", pg)" ]] && { pg_stat_reset httpbench; p0=$(pg_cpu_ticks); }
     k0=$(cpu_ticks "$HUB_PID")
-    raw=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@")
+    if [[ $SLICES -gt 1 && $label != "nginx static" ]]; then
+        # Alternating windows (see SLICES above); hub CPU counts nginx's
+        # windows too, when the hub is idle.
+        local n_req=0 n_s=0 h_req=0 h_s=0 h_p99=0 h_non=0 h_errs="" x e
+        for _ in $(seq "$SLICES"); do
+            raw=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SLICE_SECONDS}s" --latency "http://127.0.0.1:$NGINX_PORT/healthz")
+            printf '## nginx beside %s\n%s\n\n' "$label" "$raw" >>"$TMP/wrk-raw.txt"
+            n_req=$((n_req + $(wrk_requests <<<"$raw")))
+            n_s=$(awk -v a="$n_s" -v b="$(wrk_seconds <<<"$raw")" 'BEGIN { print a + b }')
+            raw=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SLICE_SECONDS}s" --latency "$@")
+            printf '## %s\n%s\n\n' "$label" "$raw" >>"$TMP/wrk-raw.txt"
+            read -r _ p99 x e < <(printf '%s\n' "$raw" | parse_wrk)
+            h_req=$((h_req + $(wrk_requests <<<"$raw"))); h_non=$((h_non + x))
+            h_s=$(awk -v a="$h_s" -v b="$(wrk_seconds <<<"$raw")" 'BEGIN { print a + b }')
+            h_p99=$(awk -v a="$h_p99" -v b="$p99" 'BEGIN { print (b > a) ? b : a }')
+            [[ $e != - ]] && h_errs+="$e "
+        done
+        rps=$(awk -v n="$h_req" -v s="$h_s" 'BEGIN { printf "%.2f", (s > 0) ? n / s : 0 }')
+        ref_rps=$(awk -v n="$n_req" -v s="$n_s" 'BEGIN { printf "%.2f", (s > 0) ? n / s : 0 }')
+        p99=$h_p99; non2xx=$h_non; errs=${h_errs:--}
+    else
+        raw=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@")
+        printf '## %s\n%s\n\n' "$label" "$raw" >>"$TMP/wrk-raw.txt"
+        read -r rps p99 non2xx errs < <(printf '%s\n' "$raw" | parse_wrk)
+    fi
     k1=$(cpu_ticks "$HUB_PID")
     [[ $label == *", pg)" ]] && p1=$(pg_cpu_ticks)
-    printf '## %s\n%s\n\n' "$label" "$raw" >>"$TMP/wrk-raw.txt"
-    read -r rps p99 non2xx errs < <(printf '%s\n' "$raw" | parse_wrk)
     LAST_RPS=$rps
-    printf '%s\t%s\t%s\t%s\n' "$label" "$rps" "$p99" "$run" >>"$TMP/rows.tsv"
-    if [[ -n ${NGINX_RPS:-} && $NGINX_RPS != 0 ]]; then
-        ratio=$(awk -v a="$rps" -v b="$NGINX_RPS" 'BEGIN { printf "%.2fx", a / b }')
-    else
-        ratio="1.00x"
-    fi
+    # The reference of this row's ratio: the nginx windows beside it, or
+    # the run's nginx row.
+    [[ -z $ref_rps ]] && ref_rps=${NGINX_RPS:-$rps}
+    [[ -z $ref_rps || $ref_rps == 0 ]] && ref_rps=$rps
+    printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$rps" "$p99" "$run" "$ref_rps" >>"$TMP/rows.tsv"
+    ratio=$(awk -v a="$rps" -v b="$ref_rps" 'BEGIN { printf "%.2fx", (b > 0) ? a / b : 0 }')
     # PostgreSQL rows: ratio to the SQLite row of the same label in this run.
     local ref=${RUN_RPS["${label/, pg)/)}"]:-} xs=-
     RUN_RPS[$label]=$rps
@@ -123,7 +161,8 @@ bench() {   # $1 = label, rest = wrk args; appends a row, sets LAST_RPS
     printf '%-24s %12.0f %10.2f %8s %8s %8s  %s\n' "$label" "$rps" "$p99" "$ratio" "$xs" "$non2xx" "$errs" | tee -a "$OUT"
     if [[ -n ${HUB_PID:-} ]]; then
         say "$(awk -v k="$((k1 - k0))" -v p="$((p1 - p0))" -v h="$CLK_TCK" -v pg="$([[ $label == *", pg)" ]] && echo 1)" \
-            'BEGIN { printf "    hub CPU %.1f s", k / h; if (pg) printf ", PostgreSQL server CPU %.1f s", p / h }')"
+            -v ngx="$([[ $SLICES -gt 1 ]] && echo "$ref_rps")" \
+            'BEGIN { if (ngx != "") printf "    nginx in the windows beside it %.0f req/s;", ngx; printf "    hub CPU %.1f s", k / h; if (pg) printf ", PostgreSQL server CPU %.1f s", p / h }')"
     fi
     if [[ $label == *", pg)" && ${PG_STATS:-0} == 1 ]]; then
         pg_stat_top httpbench 6 | sed 's/^/     /' | tee -a "$OUT"
@@ -133,7 +172,7 @@ bench() {   # $1 = label, rest = wrk args; appends a row, sets LAST_RPS
 say "pingtxt hub HTTP bench — $(date -u '+%Y-%m-%d %H:%M:%SZ')"
 say "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), binary $BIN ($(du -h "$BIN" | cut -f1))"
 say "$(nproc) cores, $(uname -r), $("$NGINX" -v 2>&1 | sed 's/.*: //'), $(wrk -v 2>&1 | head -n1 | awk '{print $1, $2}')"
-say "wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency, GET over keep-alive; nginx: static file, access_log off, worker_processes auto"
+say "wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency per target$([[ $SLICES -gt 1 ]] && echo ", in $SLICES windows alternating with as many nginx windows"), GET over keep-alive; nginx: static file, access_log off, worker_processes auto"
 say "pingtxt: default config (event_loops=cores, workers=16); 'default' = access log on (stderr -> file), 'quiet' = PINGTXT_SERVER_ACCESS_LOG=false"
 say "engines: ${ENGINE_LIST[*]}$(has_engine postgres && echo "; PostgreSQL $PG_VERSION on 127.0.0.1:$PG_PORT ($(pg_settings))")"
 
@@ -181,10 +220,9 @@ if [[ $RUNS -gt 1 ]]; then
             for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; j--) a[j + 1] = a[j]; a[j + 1] = t }
             return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
         }
-        $1 == "nginx static" { nginx = $2 }
         {
             if (!($1 in seen)) { seen[$1] = 1; order[++k] = $1 }
-            rps[$1] = rps[$1] " " $2; p99[$1] = p99[$1] " " $3; ratio[$1] = ratio[$1] " " ($2 / nginx)
+            rps[$1] = rps[$1] " " $2; p99[$1] = p99[$1] " " $3; ratio[$1] = ratio[$1] " " (($5 > 0) ? $2 / $5 : 0)
             byrun[$1, $4] = $2
             if ($1 ~ /, pg\)$/) { ref = $1; sub(/, pg\)$/, ")", ref); if ((ref, $4) in byrun && byrun[ref, $4] > 0) xs[$1] = xs[$1] " " ($2 / byrun[ref, $4]) }
         }

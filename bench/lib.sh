@@ -178,6 +178,16 @@ window_ms() { awk '{ if ($1 == ">") print $2 + 1; else if ($1 == "<=") print $2;
 
 # wrk output -> total completed requests ("N requests in 10.00s")
 wrk_requests() { awk '/ requests in / { print $1; exit }'; }
+# The seconds a wrk run lasted, from its "N requests in 2.00s, ..." line.
+wrk_seconds() {
+    awk '/ requests in / {
+        d = $4; sub(/,$/, "", d)
+        if (d ~ /ms$/) { sub(/ms$/, "", d); d = d / 1000 }
+        else if (d ~ /m$/) { sub(/m$/, "", d); d = d * 60 }
+        else sub(/s$/, "", d)
+        printf "%.3f\n", d; exit
+    }'
+}
 
 # Release build of bench/CheckBench (Sources/CheckBench); SKIP_BUILD=1 reuses
 # it, CHECKBENCH_BIN points at another one. Sets CHECKBENCH.
