@@ -26,6 +26,7 @@ import Glibc
 final class Checkpointer: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let restartDue = Atomic<Bool>(false)
+    private let lastPages = Atomic<Int>(0)
     private let thread = Mutex<ThreadHandle?>(nil)
 
     init(path: String, busyTimeoutMillis: Int, policy: WALCheckpoints = .standard) throws(StoreError) {
@@ -49,6 +50,7 @@ final class Checkpointer: Sendable {
                 nanosleep(&pause, nil)
                 do {
                     let pass = try Self.passive(c)
+                    lastPages.store(Int(max(0, pass.log)), ordering: .relaxed)
                     // A pass reports what it saw when it began: "all copied"
                     // says nothing of the frames the writer added meanwhile.
                     if pass.log >= policy.restartFrames { restartDue.store(true, ordering: .releasing) }
@@ -67,6 +69,9 @@ final class Checkpointer: Sendable {
         }
         thread.withLock { $0 = handle }
     }
+
+    /// Pages in the WAL when the last background pass began (for /metrics).
+    var walPages: Int { lastPages.load(ordering: .relaxed) }
 
     /// Whether a restart is due; clears it (the writer takes it once).
     func takeRestartDue() -> Bool {

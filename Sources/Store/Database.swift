@@ -28,6 +28,7 @@ public final class Database: Sendable {
     /// SQLite only: PostgreSQL checkpoints on its own.
     private let checkpointer: Checkpointer?
     private let credentialChanges = Atomic<UInt64>(0)
+    private let writerCheckpoints = Atomic<Int>(0)
 
     /// Counts this process's write transactions that changed credentials
     /// (`Connection.changedCredentials`), each counted after its COMMIT or
@@ -130,11 +131,20 @@ public final class Database: Sendable {
     /// logged: the WAL stays long until a later pass, nothing is lost.
     func restartWALIfDue() {
         guard let checkpointer, checkpointer.takeRestartDue() else { return }
+        writerCheckpoints.add(1, ordering: .relaxed)
         do {
             try writer.with { conn in try Checkpointer.finishRestart(conn) }
         } catch {
             Log.shared.warn("WAL checkpoint on the writer failed", ["error": "\(error)"])
         }
+    }
+
+    /// SQLite: the WAL's pages when the background checkpoint last ran, and
+    /// the checkpoints the writer ran to make it start over (for /metrics);
+    /// nil on PostgreSQL.
+    public var walStatus: (pages: Int, writerCheckpoints: Int)? {
+        guard let checkpointer else { return nil }
+        return (checkpointer.walPages, writerCheckpoints.load(ordering: .relaxed))
     }
 
     /// Transactions waiting for the writer now (for tests of its fairness).

@@ -81,6 +81,9 @@ struct MonitorMetricsTests {
         let hubSamples = try PrometheusParser.parse(hubOnly)
         #expect(hubSamples.contains { $0.name == "pingtxt_checks_total" })
         #expect(hubSamples.contains { $0.name == "pingtxt_incidents_open" })
+        // The WAL's families exist where there is a WAL.
+        #expect(hubSamples.contains { $0.name == "pingtxt_db_wal_pages" } == (engine == .sqlite))
+        #expect(hubSamples.contains { $0.name == "pingtxt_db_wal_writer_checkpoints_total" } == (engine == .sqlite))
         #expect(!hubSamples.contains { $0.name.hasPrefix("pingtxt_monitor_") }, "\(hubOnly)")
         // Lateness as a histogram with fixed bounds, cumulative, +Inf = count.
         let buckets = hubSamples.filter { $0.name == "pingtxt_check_lateness_seconds_bucket" }

@@ -54,6 +54,10 @@ import Store
             // WAL. The file never shrinks below 128 MB (journal_size_limit),
             // so its size is the longest the WAL got.
             wal = fileSize(path + "-wal")
+            // The writer did restarts, and the gauge saw a WAL.
+            let status = try #require(db.walStatus)
+            #expect(status.writerCheckpoints > 0)
+            #expect(status.pages > 0)
         }
         let written = rows.load(ordering: .relaxed)
         #expect(written == 8 * 750 * 8)

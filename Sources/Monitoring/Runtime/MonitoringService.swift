@@ -263,6 +263,14 @@ public final class MonitoringService: Sendable {
         out.sample("pingtxt_db_batched_writes_total", writes)
         out.family("pingtxt_db_batches_total", .counter, help: "Transactions the batch writer committed.")
         out.sample("pingtxt_db_batches_total", batches)
+        if let wal = database.walStatus {
+            out.family("pingtxt_db_wal_pages", .gauge,
+                       help: "Pages (4 KB) in the SQLite WAL when the background checkpoint last ran.")
+            out.sample("pingtxt_db_wal_pages", wal.pages)
+            out.family("pingtxt_db_wal_writer_checkpoints_total", .counter,
+                       help: "Checkpoints the writer ran so that a WAL past 64 MB starts over.")
+            out.sample("pingtxt_db_wal_writer_checkpoints_total", wal.writerCheckpoints)
+        }
         out.family("pingtxt_agents", .gauge, help: "Remote agents by status.")
         let agentCounts = agents.roster.counts()
         for status in [AgentRoster.Status.pending, .online, .offline] {
