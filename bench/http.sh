@@ -123,23 +123,19 @@ bench() {   # $1 = label, rest = wrk args; appends a row, sets LAST_RPS
     if [[ $SLICES -gt 1 && $label != "nginx static" ]]; then
         # Alternating windows (see SLICES above); hub CPU counts nginx's
         # windows too, when the hub is idle.
-        local n_req=0 n_s=0 h_req=0 h_s=0 h_p99=0 h_non=0 h_errs="" x e
+        local n_req n_s n_p99 n_non2xx n_errs h_req h_s h_p99 h_non2xx h_errs
+        window_reset n; window_reset h
         for _ in $(seq "$SLICES"); do
             raw=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SLICE_SECONDS}s" --latency "http://127.0.0.1:$NGINX_PORT/healthz")
             printf '## nginx beside %s\n%s\n\n' "$label" "$raw" >>"$TMP/wrk-raw.txt"
-            n_req=$((n_req + $(wrk_requests <<<"$raw")))
-            n_s=$(awk -v a="$n_s" -v b="$(wrk_seconds <<<"$raw")" 'BEGIN { print a + b }')
+            window_add n "$raw"
             raw=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SLICE_SECONDS}s" --latency "$@")
             printf '## %s\n%s\n\n' "$label" "$raw" >>"$TMP/wrk-raw.txt"
-            read -r _ p99 x e < <(printf '%s\n' "$raw" | parse_wrk)
-            h_req=$((h_req + $(wrk_requests <<<"$raw"))); h_non=$((h_non + x))
-            h_s=$(awk -v a="$h_s" -v b="$(wrk_seconds <<<"$raw")" 'BEGIN { print a + b }')
-            h_p99=$(awk -v a="$h_p99" -v b="$p99" 'BEGIN { print (b > a) ? b : a }')
-            [[ $e != - ]] && h_errs+="$e "
+            window_add h "$raw"
         done
-        rps=$(awk -v n="$h_req" -v s="$h_s" 'BEGIN { printf "%.2f", (s > 0) ? n / s : 0 }')
-        ref_rps=$(awk -v n="$n_req" -v s="$n_s" 'BEGIN { printf "%.2f", (s > 0) ? n / s : 0 }')
-        p99=$h_p99; non2xx=$h_non; errs=${h_errs:--}
+        rps=$(window_rate "$h_req" "$h_s")
+        ref_rps=$(window_rate "$n_req" "$n_s")
+        p99=$h_p99; non2xx=$h_non2xx; errs=${h_errs:--}
     else
         raw=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@")
         printf '## %s\n%s\n\n' "$label" "$raw" >>"$TMP/wrk-raw.txt"

@@ -178,6 +178,26 @@ window_ms() { awk '{ if ($1 == ">") print $2 + 1; else if ($1 == "<=") print $2;
 
 # wrk output -> total completed requests ("N requests in 10.00s")
 wrk_requests() { awk '/ requests in / { print $1; exit }'; }
+# Totals of alternating wrk windows (ping.sh, http.sh, SLICES): PREFIX_req,
+# PREFIX_s (wrk's own seconds), PREFIX_p99 (the worst window's),
+# PREFIX_non2xx and PREFIX_errs, in the caller's variables of those names.
+window_reset() {
+    local v
+    for v in req s p99 non2xx; do printf -v "${1}_$v" 0; done
+    printf -v "${1}_errs" '%s' ''
+}
+window_add() {   # PREFIX "wrk output"
+    local -n _wa_req=${1}_req _wa_s=${1}_s _wa_p99=${1}_p99 _wa_non=${1}_non2xx _wa_errs=${1}_errs
+    local _wa_rps _wa_w99 _wa_wnon _wa_werrs
+    read -r _wa_rps _wa_w99 _wa_wnon _wa_werrs < <(parse_wrk <<<"$2")
+    _wa_req=$((_wa_req + $(wrk_requests <<<"$2")))
+    _wa_non=$((_wa_non + _wa_wnon))
+    _wa_s=$(awk -v a="$_wa_s" -v b="$(wrk_seconds <<<"$2")" 'BEGIN { print a + b }')
+    _wa_p99=$(awk -v a="$_wa_p99" -v b="$_wa_w99" 'BEGIN { print (b > a) ? b : a }')
+    [[ $_wa_werrs == - ]] || _wa_errs+="$_wa_werrs "
+}
+window_rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.2f", (s > 0) ? n / s : 0 }'; }   # REQUESTS SECONDS
+
 # The seconds a wrk run lasted, from its "N requests in 2.00s, ..." line.
 wrk_seconds() {
     awk '/ requests in / {

@@ -131,15 +131,12 @@ bench_engine() {
         say "run $run/$RUNS (loadavg before: $(loadavg); $(busy_others))"
         # Alternating windows; sums of requests, 2xx, socket errors and hub
         # CPU over them, and the worst window's p99.
-        local n_req=0 n_s=0 n_p99=0 n_non2xx=0 n_errs="" h_req=0 h_s=0 h_p99=0 non2xx=0 errs="" done_n=0 k_sum=0 p_sum=0
+        local n_req n_s n_p99 n_non2xx n_errs h_req h_s h_p99 h_non2xx h_errs k_sum=0 p_sum=0
+        window_reset n; window_reset h
         before=$(db_pings)
         for slice in $(seq "$SLICES"); do
             raw=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SLICE_SECONDS}s" --latency "http://127.0.0.1:$NGINX_PORT/healthz")
-            read -r _ p99 x e < <(parse_wrk <<<"$raw")
-            n_req=$((n_req + $(wrk_requests <<<"$raw"))); n_non2xx=$((n_non2xx + x))
-            n_s=$(awk -v a="$n_s" -v b="$(wrk_seconds <<<"$raw")" 'BEGIN { print a + b }')
-            n_p99=$(awk -v a="$n_p99" -v b="$p99" 'BEGIN { print (b > a) ? b : a }')
-            [[ $e != - ]] && n_errs+="$e "
+            window_add n "$raw"
             k0=$(cpu_ticks "$HUB_PID")
             p0=0; [[ $engine == postgres ]] && { [[ $slice == 1 ]] && pg_stat_reset pingbench; p0=$(pg_cpu_ticks); }
             [[ ${PERF:-0} == 1 && $run == 1 && $slice == 1 ]] && perf_start "$HUB_PID" "$OUT_DIR/ping-$STAMP.$engine.perf" "$SLICE_SECONDS"
@@ -152,19 +149,14 @@ bench_engine() {
                 say "  (perf record -F 999 -g on the hub during the first window; profile: $OUT_DIR/ping-$STAMP.$engine.perf.txt)"
             fi
             printf '## %s run %s window %s\n%s\n' "$engine" "$run" "$slice" "$raw" >>"$TMP/wrk-raw.txt"
-            read -r _ p99 x e < <(parse_wrk <<<"$raw")
-            h_req=$((h_req + $(wrk_requests <<<"$raw"))); non2xx=$((non2xx + x))
-            h_s=$(awk -v a="$h_s" -v b="$(wrk_seconds <<<"$raw")" 'BEGIN { print a + b }')
-            h_p99=$(awk -v a="$h_p99" -v b="$p99" 'BEGIN { print (b > a) ? b : a }')
-            [[ $e != - ]] && errs+="$e "
+            window_add h "$raw"
         done
         after=$(db_pings)
-        nginx_rps=$(awk -v n="$n_req" -v s="$n_s" 'BEGIN { printf "%.2f", (s > 0) ? n / s : 0 }')
-        rps=$(awk -v n="$h_req" -v s="$h_s" 'BEGIN { printf "%.2f", (s > 0) ? n / s : 0 }')
-        nginx_p99=$n_p99; p99=$h_p99; nginx_errs=${n_errs:--}; errs=${errs:--}
-        say "$(printf '%-14s %10.0f %9.2f %8s %8s %10s %10s %8s  %s' 'nginx static' "$nginx_rps" "$nginx_p99" 1.00x "$n_non2xx" "$n_req" - - "$nginx_errs")"
-        done_n=$h_req
-        ok_n=$((done_n - non2xx))
+        nginx_rps=$(window_rate "$n_req" "$n_s")
+        rps=$(window_rate "$h_req" "$h_s")
+        p99=$h_p99; non2xx=$h_non2xx; errs=${h_errs:--}
+        say "$(printf '%-14s %10.0f %9.2f %8s %8s %10s %10s %8s  %s' 'nginx static' "$nginx_rps" "$n_p99" 1.00x "$n_non2xx" "$n_req" - - "${n_errs:--}")"
+        ok_n=$((h_req - non2xx))
         rows=$((after - before))
         ratio=$(awk -v a="$rps" -v b="$nginx_rps" 'BEGIN { printf "%.2fx", (b > 0) ? a / b : 0 }')
         say "$(printf '%-14s %10.0f %9.2f %8s %8s %10s %10s %+8d  %s' '/ping/{key}' "$rps" "$p99" "$ratio" "$non2xx" "$ok_n" "$rows" "$((rows - ok_n))" "$errs")"

@@ -51,8 +51,9 @@ import Store
             }
             for thread in threads { thread.join() }
             // Measured before the close, which checkpoints and removes the
-            // WAL. The file never shrinks below 128 MB (journal_size_limit),
-            // so its size is the longest the WAL got.
+            // WAL. A restart rewrites the file from its start and cuts it only
+            // past 128 MB (journal_size_limit), so its size is the longest
+            // the WAL got.
             wal = fileSize(path + "-wal")
             // The writer did restarts, and the gauge saw a WAL.
             let status = try #require(db.walStatus)
