@@ -17,7 +17,7 @@ public final class Authenticator: Sendable {
     private let lastTouchedSignIns = Mutex<[Int64: Int64]>([:])
     private static let touchInterval: Int64 = 60
     /// Built once: a set literal at the call allocates on every request.
-    private static let bearerKinds: Set<TokenKind> = [.apiToken, .oauthAccess]
+    private static let bearerKinds: [TokenKind] = [.apiToken, .oauthAccess]
 
     public init(database: Database, clock: @escaping @Sendable () -> Int64 = { Time.now() }) {
         self.database = database

@@ -8,43 +8,44 @@
 public enum BearerCredentials {
     /// The token, or nil when the scheme is not Bearer or the token is empty.
     public static func token(_ authorization: String) -> String? {
-        guard let range = tokenRange(authorization) else { return nil }
-        return String(authorization[range])
+        var header = authorization
+        return header.withUTF8 { bytes -> String? in
+            guard let range = tokenRange(bytes) else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
     }
 
     /// True when the header's scheme is Bearer (whatever follows).
     public static func isBearer(_ authorization: String) -> Bool {
-        schemeEnd(authorization) != nil
+        var header = authorization
+        return header.withUTF8 { schemeEnd($0) != nil }
     }
 
+    // Offsets into the header's bytes: walking `String.Index`es cost about
+    // 650 instructions per request, a third of the token's hash.
+
     /// Where the scheme ends (the first space after it), if it is Bearer.
-    private static func schemeEnd(_ s: String) -> String.Index? {
-        let utf8 = s.utf8
-        var i = utf8.startIndex
-        while i < utf8.endIndex, utf8[i] == space { i = utf8.index(after: i) }
-        for expected in bearer {
+    private static func schemeEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = 0
+        while i < bytes.count, bytes[i] == space { i += 1 }
+        let bearer: StaticString = "bearer"
+        for k in 0..<bearer.utf8CodeUnitCount {
             // ASCII letters only: OR-ing 0x20 folds A–Z onto a–z.
-            guard i < utf8.endIndex, utf8[i] | 0x20 == expected else { return nil }
-            i = utf8.index(after: i)
+            guard i < bytes.count, bytes[i] | 0x20 == bearer.utf8Start[k] else { return nil }
+            i += 1
         }
-        guard i < utf8.endIndex, utf8[i] == space else { return nil }
+        guard i < bytes.count, bytes[i] == space else { return nil }
         return i
     }
 
-    private static func tokenRange(_ s: String) -> Range<String.Index>? {
-        guard var start = schemeEnd(s) else { return nil }
-        let utf8 = s.utf8
-        var end = utf8.endIndex
-        while start < end, utf8[start] == space || utf8[start] == tab { start = utf8.index(after: start) }
-        while end > start {
-            let last = utf8.index(before: end)
-            guard utf8[last] == space || utf8[last] == tab else { break }
-            end = last
-        }
+    private static func tokenRange(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        guard var start = schemeEnd(bytes) else { return nil }
+        var end = bytes.count
+        while start < end, bytes[start] == space || bytes[start] == tab { start += 1 }
+        while end > start, bytes[end - 1] == space || bytes[end - 1] == tab { end -= 1 }
         return start < end ? start..<end : nil
     }
 
     private static let space = UInt8(ascii: " ")
     private static let tab = UInt8(ascii: "\t")
-    private static let bearer = Array("bearer".utf8)
 }

@@ -1,3 +1,4 @@
+import Core
 import Store
 import Synchronization
 
@@ -44,9 +45,38 @@ final class CredentialCache: Sendable {
 
     private let entries = Mutex<[Digest: KeptCaller]>([:])
 
+    /// What one thread took from a cache in one second. The event loops
+    /// look the same token up on every request; with only the shared map,
+    /// both loops take its lock each time, and under load it is contended
+    /// (`Mutex._lockSlow` was 0.7 % of a loop thread on `/api/me`). A
+    /// thread's copy is checked exactly like the shared map's entries, and
+    /// holds only entries the shared map gave it in the same second. Only
+    /// its own thread touches it, and no access to a field overlaps another,
+    /// so the runtime's exclusivity check is off for its fields.
+    private final class ThreadCopy {
+        /// Strong, so no later cache can reuse the address and read a
+        /// previous cache's entries as its own.
+        @exclusivity(unchecked) var owner: CredentialCache?
+        @exclusivity(unchecked) var second: Int64 = .min
+        @exclusivity(unchecked) var entries: [Digest: KeptCaller] = [:]
+    }
+
+    private static let threadCopies = ThreadLocal { ThreadCopy() }
+
     func caller(for digest: Digest, generation: UInt64, now: Int64) -> KeptCaller? {
+        let copy = Self.threadCopies.value
+        if copy.owner === self && copy.second == now, let kept = copy.entries[digest], kept.generation == generation {
+            return kept
+        }
         guard let kept = entries.withLock({ $0[digest] }),
               kept.generation == generation, kept.checkedAt == now else { return nil }
+        if copy.owner !== self || copy.second != now || copy.entries.count >= Self.capacity {
+            // Everything from an earlier second (or another cache) is stale.
+            copy.owner = self
+            copy.second = now
+            copy.entries.removeAll(keepingCapacity: true)
+        }
+        copy.entries[digest] = kept
         return kept
     }
 

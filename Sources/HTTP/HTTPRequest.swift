@@ -13,11 +13,14 @@ public struct HTTPRequest: Sendable {
     /// The route pattern that matched (for metrics), or nil.
     public var route: String?
 
-    public init(head: HTTPRequestHead, body: [UInt8], clientAddress: String, scheme: String = "http") {
+    public init(head: HTTPRequestHead, body: [UInt8], clientAddress: String, scheme: String = "http",
+                parameters: PathParameters = [:], route: String? = nil) {
         self.head = head
         self.body = body
         self.clientAddress = clientAddress
         self.scheme = scheme
+        self.parameters = parameters
+        self.route = route
     }
 
     public var method: String { head.method }

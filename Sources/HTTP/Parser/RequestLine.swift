@@ -35,7 +35,10 @@ struct RequestLine: Sendable {
     /// `HTTP/` DIGIT `.` DIGIT, case-sensitive (RFC 9112 §2.3).
     private static func versionNumbers(_ bytes: ArraySlice<UInt8>) throws(HTTPError) -> (Int, Int) {
         let s = bytes.startIndex
-        guard bytes.count == 8, bytes.prefix(5).elementsEqual("HTTP/".utf8), ByteClass.isDigit(bytes[s + 5]),
+        // Byte by byte: `elementsEqual` over the prefix was 300 instructions.
+        guard bytes.count == 8, bytes[s] == UInt8(ascii: "H"), bytes[s + 1] == UInt8(ascii: "T"),
+              bytes[s + 2] == UInt8(ascii: "T"), bytes[s + 3] == UInt8(ascii: "P"), bytes[s + 4] == UInt8(ascii: "/"),
+              ByteClass.isDigit(bytes[s + 5]),
               bytes[s + 6] == UInt8(ascii: "."), ByteClass.isDigit(bytes[s + 7]) else {
             throw ParseError.invalidVersion
         }

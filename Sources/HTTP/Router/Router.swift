@@ -62,7 +62,9 @@ public final class Router: Sendable {
     public let described: [RouteDescription]
     /// Routes without parameters by path, then method: the common hit
     /// (`/healthz`, `/api/me`) is two hash lookups and no allocation.
-    private let exact: [String: [String: RouteMatch]]
+    /// A path's methods in registration order, compared one by one: a path
+    /// has one to four, and a second hashed lookup cost more.
+    private let exact: [String: [(method: String, match: RouteMatch)]]
     /// Every route, walked by segment (see `RouteTrie`).
     private let trie: RouteTrie
 
@@ -73,13 +75,14 @@ public final class Router: Sendable {
         routes = table.entries.map { Route(method: $0.method, pattern: RoutePattern($0.path),
                                            execution: $0.execution, handler: $0.handler) }
         described = table.entries.map { RouteDescription(method: $0.method, path: $0.path, access: $0.access) }
-        var exact: [String: [String: RouteMatch]] = [:]
+        var exact: [String: [(method: String, match: RouteMatch)]] = [:]
         var trie = RouteTrie()
         for (i, route) in routes.enumerated() {
             trie.insert(route.pattern, index: i)
-            guard !route.pattern.hasParameters, exact[route.pattern.text]?[route.method] == nil else { continue }
-            exact[route.pattern.text, default: [:]][route.method] = RouteMatch(
-                pattern: route.pattern.text, execution: route.execution, parameters: [:], handler: route.handler)
+            guard !route.pattern.hasParameters,
+                  exact[route.pattern.text]?.contains(where: { $0.method == route.method }) != true else { continue }
+            exact[route.pattern.text, default: []].append((route.method, RouteMatch(
+                pattern: route.pattern.text, execution: route.execution, parameters: [:], handler: route.handler)))
         }
         self.exact = exact
         self.trie = trie
@@ -87,8 +90,9 @@ public final class Router: Sendable {
 
     /// Finds the handler for a method and raw path, or throws `404`/`405`.
     public func match(method: String, path: String) throws(HTTPError) -> RouteMatch {
-        if let byMethod = exact[path], let hit = byMethod[method] ?? (method == "HEAD" ? byMethod["GET"] : nil) {
-            return hit
+        if let byMethod = exact[path] {
+            if let hit = byMethod.first(where: { $0.method == method }) { return hit.match }
+            if method == "HEAD", let hit = byMethod.first(where: { $0.method == "GET" }) { return hit.match }
         }
         let segments = RoutePattern.split(path)
         let best = trie.best(segments) { i in

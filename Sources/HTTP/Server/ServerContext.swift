@@ -27,7 +27,7 @@ final class ServerContext: Sendable {
         case .deferred: return .error(HTTPError(500, "internal_error", "The server failed to handle this request."))
         }
         do {
-            return try handler(prepared(match, request))
+            return try handler(request)
         } catch {
             return Self.answer(error, route: match.pattern)
         }
@@ -38,14 +38,7 @@ final class ServerContext: Sendable {
     func answerOnLoop(_ match: RouteMatch, _ request: HTTPRequest) -> HTTPResponse? {
         if match.execution == .inline { return run(match, request) }
         guard case .fast(let fast, _) = match.handler else { return nil }
-        return fast(prepared(match, request))
-    }
-
-    func prepared(_ match: RouteMatch, _ request: HTTPRequest) -> HTTPRequest {
-        var request = request
-        request.parameters = match.parameters
-        request.route = match.pattern
-        return request
+        return fast(request)
     }
 
     /// Thrown `HTTPError`s become their JSON answer; anything else a logged
