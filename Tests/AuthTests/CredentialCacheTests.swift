@@ -150,6 +150,29 @@ import TestSupport
         #expect(f.store.db.credentialGeneration == before + 2, "using a token changes nothing it grants")
     }
 
+    /// Each thread keeps a copy of what it took from a cache (no lock shared
+    /// between event loops); a copy must never answer for another cache.
+    @Test func aThreadsCopyAnswersOnlyForItsOwnCache() {
+        let user = UserRecord(id: 1, email: "a@example.com", name: "", role: "admin", passwordHash: nil, totpSecret: nil,
+                              totpEnabled: false, createdAt: 0, updatedAt: 0)
+        let p = Principal(user: user, role: .admin, scope: .read, credential: .apiToken(id: 1))
+        let digest = CredentialCache.Digest(TokenFactory.generate(.apiToken).hash)!
+        let (a, b) = (CredentialCache(), CredentialCache())
+        a.keep(p, for: digest, generation: 0, now: Self.start)
+        #expect(a.caller(for: digest, generation: 0, now: Self.start) != nil, "now in this thread's copy")
+        #expect(b.caller(for: digest, generation: 0, now: Self.start) == nil, "not another cache's")
+        #expect(a.caller(for: digest, generation: 1, now: Self.start) == nil, "a credential change, copy or not")
+        #expect(a.caller(for: digest, generation: 0, now: Self.start + 1) == nil, "the next second, copy or not")
+        #expect(a.caller(for: digest, generation: 0, now: Self.start) != nil, "the shared entry still holds")
+        b.keep(p, for: digest, generation: 0, now: Self.start)
+        #expect(b.caller(for: digest, generation: 0, now: Self.start) != nil)
+        #expect(a.caller(for: digest, generation: 0, now: Self.start) != nil, "each cache its own entry")
+        // Kept again in the next second: the copy from the first is not used.
+        a.keep(p, for: digest, generation: 5, now: Self.start + 2)
+        #expect(a.caller(for: digest, generation: 5, now: Self.start + 2)?.checkedAt == Self.start + 2)
+        #expect(a.caller(for: digest, generation: 0, now: Self.start) == nil)
+    }
+
     @Test func theCacheStaysBounded() {
         let cache = CredentialCache()
         let user = UserRecord(id: 1, email: "a@example.com", name: "", role: "admin", passwordHash: nil, totpSecret: nil,

@@ -145,6 +145,16 @@ private struct Encoded {
         #expect(r.values("Content-Length") == [String(r.body.count)])
     }
 
+    /// Lengths written digit by digit, and bodies on both sides of the size
+    /// past which the answer is not built on the stack first.
+    @Test(arguments: [0, 1, 9, 10, 99, 100, 1000, 12_345, 70_000])
+    func contentLengthAndBodyOfEverySize(size: Int) throws {
+        let body = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let r = try encode(HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/octet-stream")]), body: body))
+        #expect(r.values("Content-Length") == [String(size)])
+        #expect(r.body == body)
+    }
+
     @Test func encoderIsReusable() throws {
         var encoder = ResponseEncoder()
         let first = try Encoded(encoder.encode(.text(200, "a"), headOnly: false, close: false, http10KeepAlive: false))
