@@ -61,9 +61,9 @@ public final class Router: Sendable {
     /// The API's route-table test walks this.
     public let described: [RouteDescription]
     /// Routes without parameters by path, then method: the common hit
-    /// (`/healthz`, `/api/me`) is two hash lookups and no allocation.
-    /// A path's methods in registration order, compared one by one: a path
-    /// has one to four, and a second hashed lookup cost more.
+    /// (`/healthz`, `/api/me`) is one hash lookup and no allocation. A
+    /// path's methods are kept in registration order and compared one by
+    /// one: a path has one to four, and a second hashed lookup cost more.
     private let exact: [String: [(method: String, match: RouteMatch)]]
     /// Every route, walked by segment (see `RouteTrie`).
     private let trie: RouteTrie
